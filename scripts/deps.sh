@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs the Debian packages shloc needs to build, test and benchmark.
+# Idempotent: does nothing when everything is present.
+set -e
+PKGS="cmake make gcc clang libcmocka-dev libopenblas-dev liblapacke-dev libfftw3-dev mlir-22-tools python3-numpy"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  echo "deps: installing$missing"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y $missing >/dev/null || {
+    apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y $missing >/dev/null; }
+else
+  echo "deps: missing packages:$missing" >&2
+  echo "deps: run: sudo apt-get install -y$missing" >&2
+  exit 1
+fi

@@ -1,0 +1,65 @@
+/* Public entry points for contexts and modules. */
+#include <stdlib.h>
+
+#include "ir/ir.h"
+#include "text/parser.h"
+
+shl_status parse_module_text(shl_parser *p, shloc_module *m);
+
+shloc_context *shloc_context_create(void) {
+  shloc_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return NULL;
+  ctx->limits.max_file_bytes = (size_t)4 << 30;
+  ctx->limits.max_nesting = 256;
+  ctx->limits.max_elements = (uint64_t)1 << 36;
+  ctx->limits.max_attr_text_bytes = (size_t)1 << 20;
+  return ctx;
+}
+
+void shloc_context_destroy(shloc_context *ctx) { free(ctx); }
+
+shloc_limits *shloc_context_limits(shloc_context *ctx) { return &ctx->limits; }
+
+shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
+                              shloc_module **out_module) {
+  *out_module = NULL;
+  if (!filename) filename = "<input>";
+  if (len > ctx->limits.max_file_bytes)
+    return st_error(SHLOC_ERR_LIMIT, &(shl_srcpos){filename, 0, 0}, NULL,
+                    "input is %zu bytes, more than the limit of %zu", len, ctx->limits.max_file_bytes);
+  shloc_module *m = calloc(1, sizeof *m);
+  if (!m) return st_oom();
+  m->ctx = ctx;
+  arena_init(&m->arena);
+  /* The module keeps a private copy of the text: names and opaque
+   * attributes are slices into it. */
+  char *copy = arena_alloc(&m->arena, len + 1);
+  char *fname = arena_strndup(&m->arena, filename, strlen(filename));
+  if (!copy || !fname) {
+    shloc_module_destroy(m);
+    return st_oom();
+  }
+  memcpy(copy, text, len);
+  m->filename = fname;
+  shl_parser p;
+  memset(&p, 0, sizeof p);
+  p.m = m;
+  p.a = &m->arena;
+  p.limits = &ctx->limits;
+  strmap_init(&p.attr_aliases, &m->arena);
+  strmap_init(&p.type_aliases, &m->arena);
+  lexer_init(&p.lx, fname, copy, len, first_line > 0 ? first_line : 1);
+  shl_status st = parse_module_text(&p, m);
+  if (st) {
+    shloc_module_destroy(m);
+    return st;
+  }
+  *out_module = m;
+  return NULL;
+}
+
+void shloc_module_destroy(shloc_module *m) {
+  if (!m) return;
+  arena_free(&m->arena);
+  free(m);
+}

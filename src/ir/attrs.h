@@ -1,0 +1,91 @@
+/* Attributes: immutable values in the module arena, compared structurally. */
+#ifndef SHLOC_IR_ATTRS_H
+#define SHLOC_IR_ATTRS_H
+
+#include "types.h"
+
+typedef enum {
+  AT_UNIT,        /* unit (a dictionary key without value) */
+  AT_BOOL,        /* true / false */
+  AT_INT,         /* 42 : i32 (type optional in text; default i64) */
+  AT_FLOAT,       /* 1.0 : f32 */
+  AT_STRING,      /* "text" (decoded bytes) */
+  AT_TYPE,        /* a type used as an attribute */
+  AT_ARRAY,       /* [a, b, c] */
+  AT_DENSE_ARRAY, /* array<i64: 1, 2> */
+  AT_DENSE,       /* dense<...> : tensor<...> */
+  AT_DICT,        /* {a = 1, b} */
+  AT_SYMREF,      /* @foo, @foo::@bar (text without the first '@') */
+  AT_ENUM,        /* #stablehlo<comparison_direction LT> (dialect, name, value) */
+  AT_STRUCT,      /* #stablehlo.gather<offset_dims = [1], ...> (name, fields) */
+  AT_INTLIST,     /* [1, 2] inside structured attributes (no element types) */
+  AT_OPAQUE,      /* anything else (#sdy..., dense_resource, affine maps): text */
+} shl_attr_kind;
+
+typedef struct {
+  shl_str name;
+  const shl_attr *attr;
+  bool is_prop; /* generic form: inside <{...}> rather than {...} */
+} shl_named_attr;
+
+struct shl_attr {
+  shl_attr_kind kind;
+  const shl_type *type; /* INT/FLOAT: scalar type (NULL = i64 default for INT);
+                           DENSE: the tensor type; DENSE_ARRAY: scalar element type */
+  union {
+    bool b;
+    int64_t i; /* INT (two's complement in 64 bits; ui64 as bit pattern) */
+    uint64_t f_bits; /* FLOAT: bit pattern in the attribute's float type */
+    shl_str str;     /* STRING (decoded), SYMREF, OPAQUE (verbatim text) */
+    struct {
+      uint32_t n;
+      const shl_attr *const *items;
+    } arr; /* ARRAY */
+    struct {
+      uint32_t n;
+      const int64_t *v;
+    } ints; /* INTLIST */
+    struct {
+      int64_t n;       /* element count */
+      const void *data; /* storage-width little-endian elements (ints widened: see below) */
+    } darr;           /* DENSE_ARRAY: elements stored at dtype storage width */
+    struct {
+      const void *data; /* element storage bytes, row-major */
+      size_t nbytes;
+      bool splat;       /* data holds exactly one element */
+    } dense;
+    struct {
+      uint32_t n;
+      const shl_named_attr *items; /* sorted by name, unique */
+    } dict;
+    struct {
+      shl_str dialect, name, value;
+    } en; /* ENUM */
+    struct {
+      shl_str name; /* "stablehlo.gather" */
+      uint32_t n;
+      const shl_named_attr *fields; /* in written order */
+    } st; /* STRUCT */
+  } u;
+};
+
+bool attr_eq(const shl_attr *a, const shl_attr *b);
+/* Looks up `name` in a sorted dictionary (also works on op attribute lists). */
+const shl_attr *attr_dict_get(const shl_named_attr *items, uint32_t n, const char *name);
+/* Field of a structured attribute by name, or NULL. */
+const shl_attr *attr_struct_field(const shl_attr *st, const char *name);
+
+/* Reading common shapes of attributes; each returns false if the attribute
+ * is missing or of another kind. */
+bool attr_as_int(const shl_attr *a, int64_t *out);
+/* Integers of an AT_DENSE_ARRAY, AT_INTLIST, AT_ARRAY of ints or an integer AT_DENSE:
+ * *n receives the count, out (may be NULL) up to `cap` values. */
+bool attr_as_ints(const shl_attr *a, int64_t *out, size_t cap, size_t *n);
+
+shl_attr *attr_new(shl_arena *a, shl_attr_kind kind);
+shl_attr *attr_int(shl_arena *a, const shl_type *type, int64_t v);
+shl_attr *attr_bool(shl_arena *a, bool v);
+shl_attr *attr_string(shl_arena *a, shl_str s);
+shl_attr *attr_dense_array_i64(shl_arena *a, const int64_t *v, int64_t n);
+
+#endif

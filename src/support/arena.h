@@ -1,0 +1,29 @@
+/* Bump-pointer arena: everything belonging to one module (or one plan) is
+ * allocated here and freed in one step.  Large requests get their own block. */
+#ifndef SHLOC_SUPPORT_ARENA_H
+#define SHLOC_SUPPORT_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct arena_block arena_block;
+
+typedef struct {
+  arena_block *head;
+  char *cur, *end;
+  size_t bytes_reserved; /* total bytes obtained from malloc, for limits and tests */
+} shl_arena;
+
+void arena_init(shl_arena *a);
+void arena_free(shl_arena *a);
+/* 16-byte aligned, zero-filled; NULL when out of memory. */
+void *arena_alloc(shl_arena *a, size_t n);
+/* Overflow-checked n * size. */
+void *arena_array(shl_arena *a, size_t n, size_t size);
+char *arena_strndup(shl_arena *a, const char *s, size_t n);
+void *arena_memdup(shl_arena *a, const void *p, size_t n);
+
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n) ((T *)arena_array((a), (n), sizeof(T)))
+
+#endif

@@ -1,0 +1,242 @@
+#include "lexer.h"
+
+#include <ctype.h>
+
+void lexer_init(shl_lexer *lx, const char *file, const char *text, size_t len, int first_line) {
+  lx->begin = lx->p = lx->line_start = text;
+  lx->end = text + len;
+  lx->line = first_line;
+  lx->file = file;
+  lx->error = NULL;
+  lexer_next(lx);
+}
+
+void lexer_seek(shl_lexer *lx, const char *p, int line, const char *line_start) {
+  lx->p = p;
+  lx->line = line;
+  lx->line_start = line_start;
+  lexer_next(lx);
+}
+
+static bool is_id_start(int c) { return isalpha(c) || c == '_'; }
+static bool is_id_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.'; }
+static bool is_suffix_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '-'; }
+
+static void skip_space(shl_lexer *lx) {
+  const char *p = lx->p, *end = lx->end;
+  while (p < end) {
+    char c = *p;
+    if (c == '\n') {
+      lx->line++;
+      lx->line_start = ++p;
+    } else if (c == ' ' || c == '\t' || c == '\r') {
+      p++;
+    } else if (c == '/' && p + 1 < end && p[1] == '/') {
+      while (p < end && *p != '\n') p++;
+    } else {
+      break;
+    }
+  }
+  lx->p = p;
+}
+
+static void make(shl_lexer *lx, shl_token_kind k, const char *start) {
+  lx->tok.kind = k;
+  lx->tok.text = (shl_str){start, (size_t)(lx->p - start)};
+}
+
+static void fail(shl_lexer *lx, const char *start, const char *msg) {
+  lx->error = msg;
+  make(lx, TK_ERROR, start);
+}
+
+/* Scans a string literal starting at the opening quote.  Newlines inside are
+ * rejected (MLIR does the same), which keeps line tracking exact. */
+static bool scan_string(shl_lexer *lx) {
+  const char *p = lx->p + 1, *end = lx->end;
+  for (;;) {
+    const char *q = memchr(p, '"', (size_t)(end - p));
+    if (!q) return false;
+    /* Check the stretch for backslashes and newlines. */
+    const char *s = p;
+    bool escaped_quote = false;
+    while (s < q) {
+      const char *bs = memchr(s, '\\', (size_t)(q - s));
+      const char *nl = memchr(s, '\n', (size_t)((bs ? bs : q) - s));
+      if (nl) return false;
+      if (!bs) break;
+      if (bs + 1 == q) { /* \" : the quote is escaped */
+        escaped_quote = true;
+        break;
+      }
+      s = bs + 2;
+    }
+    if (!escaped_quote) {
+      lx->p = q + 1;
+      return true;
+    }
+    p = q + 1;
+  }
+}
+
+void lexer_next(shl_lexer *lx) {
+  skip_space(lx);
+  const char *start = lx->p;
+  lx->tok.line = lx->line;
+  lx->tok.col = (int)(start - lx->line_start) + 1;
+  if (start >= lx->end) {
+    make(lx, TK_EOF, start);
+    return;
+  }
+  unsigned char c = (unsigned char)*start;
+  const char *end = lx->end;
+  if (is_id_start(c)) {
+    lx->p++;
+    while (lx->p < end && is_id_char((unsigned char)*lx->p)) lx->p++;
+    make(lx, TK_BARE_ID, start);
+    return;
+  }
+  if (isdigit(c)) {
+    const char *p = start;
+    if (c == '0' && p + 2 < end + 1 && p + 1 < end && p[1] == 'x' && p + 2 < end && isxdigit((unsigned char)p[2])) {
+      p += 2;
+      while (p < end && isxdigit((unsigned char)*p)) p++;
+      lx->p = p;
+      make(lx, TK_INT, start);
+      return;
+    }
+    while (p < end && isdigit((unsigned char)*p)) p++;
+    shl_token_kind k = TK_INT;
+    if (p < end && *p == '.') {
+      k = TK_FLOAT;
+      p++;
+      while (p < end && isdigit((unsigned char)*p)) p++;
+      if (p < end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        if (q < end && (*q == '+' || *q == '-')) q++;
+        if (q < end && isdigit((unsigned char)*q)) {
+          while (q < end && isdigit((unsigned char)*q)) q++;
+          p = q;
+        }
+      }
+    }
+    lx->p = p;
+    make(lx, k, start);
+    return;
+  }
+  switch (c) {
+    case '%':
+    case '^':
+    case '!':
+    case '#': {
+      const char *p = start + 1;
+      if (c == '#' && p < end && *p == '-' && p + 1 < end && p[1] == '}') {
+        lx->p = p + 2;
+        make(lx, TK_META_END, start);
+        return;
+      }
+      while (p < end && is_suffix_char((unsigned char)*p)) p++;
+      if (p == start + 1) {
+        lx->p = start + 1;
+        fail(lx, start, "expected identifier after prefix");
+        return;
+      }
+      lx->p = p;
+      make(lx, c == '%' ? TK_PERCENT_ID : c == '^' ? TK_CARET_ID : c == '!' ? TK_BANG_ID : TK_HASH_ID, start);
+      return;
+    }
+    case '@': {
+      lx->p = start + 1;
+      if (lx->p < end && *lx->p == '"') {
+        if (!scan_string(lx)) {
+          fail(lx, start, "unterminated string");
+          return;
+        }
+      } else {
+        while (lx->p < end && is_suffix_char((unsigned char)*lx->p)) lx->p++;
+        if (lx->p == start + 1) {
+          fail(lx, start, "expected symbol name after '@'");
+          return;
+        }
+      }
+      make(lx, TK_AT_ID, start);
+      return;
+    }
+    case '"':
+      if (!scan_string(lx)) {
+        lx->p = start + 1;
+        fail(lx, start, "unterminated string literal");
+        return;
+      }
+      make(lx, TK_STRING, start);
+      return;
+    case '-':
+      lx->p = start + 1;
+      if (lx->p < end && *lx->p == '>') {
+        lx->p++;
+        make(lx, TK_ARROW, start);
+        return;
+      }
+      make(lx, TK_PUNCT, start);
+      return;
+    case '{':
+      lx->p = start + 1;
+      if (end - start >= 3 && start[1] == '-' && start[2] == '#') {
+        lx->p = start + 3;
+        make(lx, TK_META_BEGIN, start);
+        return;
+      }
+      make(lx, TK_PUNCT, start);
+      return;
+    case '.':
+      if (end - start >= 3 && start[1] == '.' && start[2] == '.') {
+        lx->p = start + 3;
+        make(lx, TK_ELLIPSIS, start);
+        return;
+      }
+      break;
+    case '(': case ')': case '[': case ']': case '}': case '<': case '>':
+    case ',': case ':': case '=': case '*': case '?': case '+': case '|':
+      lx->p = start + 1;
+      make(lx, TK_PUNCT, start);
+      return;
+    default:
+      break;
+  }
+  lx->p = start + 1;
+  fail(lx, start, c >= 0x80 ? "unexpected non-ASCII character" : "unexpected character");
+}
+
+static int hexval(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+long lexer_decode_string(shl_str quoted, char *out) {
+  const char *p = quoted.p + 1, *end = quoted.p + quoted.n - 1;
+  long n = 0;
+  while (p < end) {
+    char c = *p++;
+    if (c != '\\') {
+      out[n++] = c;
+      continue;
+    }
+    if (p >= end) return -1;
+    c = *p++;
+    switch (c) {
+      case 'n': out[n++] = '\n'; break;
+      case 't': out[n++] = '\t'; break;
+      case '"': out[n++] = '"'; break;
+      case '\\': out[n++] = '\\'; break;
+      default: {
+        if (p >= end) return -1;
+        int h = hexval(c), l = hexval(*p++);
+        if (h < 0 || l < 0) return -1;
+        out[n++] = (char)(h * 16 + l);
+      }
+    }
+  }
+  return n;
+}

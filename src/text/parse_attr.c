@@ -1,0 +1,602 @@
+/* Attributes: scalars, strings, arrays, dictionaries, symbol references,
+ * types, array<T: ...>, the #stablehlo structured and enum attributes, and
+ * opaque dialect attributes (kept verbatim). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "parser.h"
+#include "support/scalar.h"
+
+shl_status parse_dense_literal(shl_parser *p, const shl_type *type_hint, const shl_attr **out);
+
+static shl_attr *new_attr(shl_parser *p, shl_attr_kind k) { return attr_new(p->a, k); }
+
+/* Converts a numeric literal token (with sign) into the storage bits of dt. */
+shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits);
+shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits) {
+  char buf[128];
+  if (t->text.n >= sizeof buf) return parse_error_at(p, t, "numeric literal too long");
+  memcpy(buf, t->text.p, t->text.n);
+  buf[t->text.n] = 0;
+  bool is_hex = t->kind == TK_INT && t->text.n > 2 && buf[1] == 'x';
+  if (dtype_is_float(dt) || dtype_is_complex(dt)) {
+    shl_dtype fdt = dt == DT_C64 ? DT_F32 : dt == DT_C128 ? DT_F64 : dt;
+    if (is_hex) {
+      /* A hex integer for a float type is its bit pattern. */
+      errno = 0;
+      unsigned long long v = strtoull(buf, NULL, 16);
+      if (errno || neg) return parse_error_at(p, t, "invalid hexadecimal float literal");
+      unsigned bits_w = (unsigned)dtype_bytes(fdt) * 8;
+      if (bits_w < 64 && (v >> bits_w)) return parse_error_at(p, t, "hexadecimal float literal too wide for %s", dtype_name(fdt));
+      *bits = v;
+      return NULL;
+    }
+    if (t->kind == TK_BARE_ID) {
+      double v;
+      if (str_eq_c(t->text, "inf")) v = INFINITY;
+      else if (str_eq_c(t->text, "nan")) v = NAN;
+      else return parse_error_at(p, t, "expected floating point literal");
+      *bits = fp_from_f64(fdt, neg ? -v : v);
+      return NULL;
+    }
+    if (fdt == DT_F32) {
+      float f = strtof(buf, NULL);
+      uint32_t u;
+      if (neg) f = -f;
+      memcpy(&u, &f, 4);
+      *bits = u;
+    } else if (fdt == DT_F64) {
+      double d = strtod(buf, NULL);
+      if (neg) d = -d;
+      memcpy(bits, &d, 8);
+    } else {
+      double d = strtod(buf, NULL);
+      *bits = fp_from_f64(fdt, neg ? -d : d);
+    }
+    return NULL;
+  }
+  if (t->kind == TK_BARE_ID) {
+    if (str_eq_c(t->text, "true") || str_eq_c(t->text, "false")) {
+      if (neg) return parse_error_at(p, t, "unexpected '-'");
+      if (dt != DT_I1 && !dtype_is_int(dt)) return parse_error_at(p, t, "boolean literal for non-integer type");
+      *bits = str_eq_c(t->text, "true");
+      return NULL;
+    }
+    return parse_error_at(p, t, "expected integer literal");
+  }
+  if (t->kind != TK_INT) return parse_error_at(p, t, "expected integer literal for %s", dtype_name(dt));
+  errno = 0;
+  unsigned long long v = strtoull(buf, NULL, 0);
+  if (errno) return parse_error_at(p, t, "integer literal out of range");
+  unsigned w = dtype_bits(dt);
+  if (dt == DT_I1) {
+    if (neg ? v > 1 : v > 1) return parse_error_at(p, t, "integer literal out of range for i1");
+    *bits = v;
+    return NULL;
+  }
+  if (dtype_class(dt) == DTC_UINT) {
+    if (neg && v) return parse_error_at(p, t, "negative literal for unsigned type %s", dtype_name(dt));
+    if (w < 64 && v >> w) return parse_error_at(p, t, "integer literal out of range for %s", dtype_name(dt));
+    *bits = v;
+    return NULL;
+  }
+  /* Signless/signed: MLIR accepts values that fit either signed or unsigned. */
+  if (neg) {
+    unsigned long long lim = w >= 64 ? (1ull << 63) : (1ull << (w - 1));
+    if (v > lim) return parse_error_at(p, t, "integer literal out of range for %s", dtype_name(dt));
+    *bits = (uint64_t)(0 - v);
+  } else {
+    if (w < 64 && v >> w) return parse_error_at(p, t, "integer literal out of range for %s", dtype_name(dt));
+    *bits = v;
+  }
+  if (w < 64) *bits &= (1ull << w) - 1;
+  return NULL;
+}
+
+/* Stores `bits` (low bits significant) at storage width, sign-extending
+ * signed sub-byte and narrow integers so loads see the real value. */
+void store_bits(void *dst, shl_dtype dt, uint64_t bits);
+void store_bits(void *dst, shl_dtype dt, uint64_t bits) {
+  unsigned w = dtype_bits(dt);
+  if (dtype_class(dt) == DTC_SINT && w < 64 && w < dtype_bytes(dt) * 8 && (bits >> (w - 1)) & 1)
+    bits |= ~0ull << w;
+  switch (dtype_bytes(dt)) {
+    case 1: *(uint8_t *)dst = (uint8_t)bits; break;
+    case 2: { uint16_t v = (uint16_t)bits; memcpy(dst, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)bits; memcpy(dst, &v, 4); break; }
+    default: memcpy(dst, &bits, 8); break;
+  }
+}
+
+/* array<T: v, ...> */
+static shl_status dense_array(shl_parser *p, const shl_attr **out) {
+  ST_TRY(p_expect(p, '<'));
+  const shl_type *et;
+  shl_token at = *p_tok(p);
+  ST_TRY(p_type(p, &et));
+  if (et->kind != TY_SCALAR || dtype_is_complex(et->dtype) || et->dtype == DT_QUANT)
+    return parse_error_at(p, &at, "array<> element type must be an integer or float type");
+  size_t sz = dtype_bytes(et->dtype), n = 0, cap = 0;
+  uint8_t *data = NULL;
+  if (p_punct(p, ':')) {
+    for (;;) {
+      bool neg = p_punct(p, '-');
+      shl_token t = *p_tok(p);
+      uint64_t bits;
+      ST_TRY(literal_to_bits(p, &t, neg, et->dtype, &bits));
+      p_next(p);
+      if (n == cap) {
+        size_t ncap = cap ? cap * 2 : 8;
+        uint8_t *nd = arena_array(p->a, ncap, sz);
+        if (!nd) return st_oom();
+        if (n) memcpy(nd, data, n * sz);
+        data = nd;
+        cap = ncap;
+      }
+      store_bits(data + n * sz, et->dtype, bits);
+      n++;
+      if (!p_punct(p, ',')) break;
+    }
+  }
+  ST_TRY(p_expect(p, '>'));
+  shl_attr *a = new_attr(p, AT_DENSE_ARRAY);
+  if (!a) return st_oom();
+  a->type = et;
+  a->u.darr.n = (int64_t)n;
+  a->u.darr.data = data;
+  *out = a;
+  return NULL;
+}
+
+shl_status p_dict_items(shl_parser *p, shl_named_attr **items, uint32_t *n) {
+  ST_TRY(p_expect(p, '{'));
+  ST_TRY(p_nest_enter(p));
+  uint32_t cap = 0;
+  shl_named_attr *v = NULL;
+  *n = 0;
+  if (!p_punct(p, '}')) {
+    for (;;) {
+      shl_token t = *p_tok(p);
+      shl_str name;
+      if (t.kind == TK_BARE_ID) {
+        name = t.text;
+        p_next(p);
+      } else if (t.kind == TK_STRING) {
+        ST_TRY(p_string(p, &name));
+      } else {
+        return parse_error(p, "expected attribute name");
+      }
+      const shl_attr *val;
+      if (p_punct(p, '=')) {
+        ST_TRY(p_attr(p, &val));
+      } else {
+        shl_attr *u = new_attr(p, AT_UNIT);
+        if (!u) return st_oom();
+        val = u;
+      }
+      if (*n == cap) {
+        uint32_t ncap = cap ? cap * 2 : 8;
+        shl_named_attr *nv = ARENA_ARRAY(p->a, shl_named_attr, ncap);
+        if (!nv) return st_oom();
+        if (*n) memcpy(nv, v, *n * sizeof *nv);
+        v = nv;
+        cap = ncap;
+      }
+      v[(*n)++] = (shl_named_attr){name, val, false};
+      if (p_punct(p, ',')) continue;
+      ST_TRY(p_expect(p, '}'));
+      break;
+    }
+  }
+  uint32_t dup;
+  if (!attrs_sort(v, *n, &dup)) return parse_error(p, "duplicate key '%.*s' in dictionary", (int)v[dup].name.n, v[dup].name.p);
+  *items = v;
+  p_nest_leave(p);
+  return NULL;
+}
+
+/* conv dimension numbers: [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] */
+shl_status p_conv_dims(shl_parser *p, const shl_attr **out);
+static shl_status conv_side(shl_parser *p, const char *letters, int64_t *pos_a, int64_t *pos_b, int64_t *spatial,
+                            size_t *n_spatial) {
+  ST_TRY(p_expect(p, '['));
+  *pos_a = *pos_b = -1;
+  int64_t idx = 0;
+  size_t ns = 0;
+  int64_t sp_buf[64];
+  int64_t sp_pos[64];
+  if (!p_punct(p, ']')) {
+    for (;;) {
+      shl_token t = *p_tok(p);
+      if (idx >= 64) return parse_error(p, "too many convolution dimensions");
+      if (t.kind == TK_INT) {
+        int64_t d;
+        ST_TRY(p_int(p, &d));
+        if (d < 0 || d >= 64 || ns >= 64) return parse_error_at(p, &t, "bad spatial dimension index");
+        sp_buf[ns] = d;
+        sp_pos[ns++] = idx;
+      } else if (t.kind == TK_BARE_ID && t.text.n == 1 && (t.text.p[0] == letters[0] || t.text.p[0] == letters[1])) {
+        int64_t *slot = t.text.p[0] == letters[0] ? pos_a : pos_b;
+        if (*slot >= 0) return parse_error_at(p, &t, "duplicate '%c' in convolution dimensions", t.text.p[0]);
+        *slot = idx;
+        p_next(p);
+      } else {
+        return parse_error_at(p, &t, "expected '%c', '%c' or a spatial index", letters[0], letters[1]);
+      }
+      idx++;
+      if (p_punct(p, ',')) continue;
+      ST_TRY(p_expect(p, ']'));
+      break;
+    }
+  }
+  if (*pos_a < 0 || *pos_b < 0) return parse_error(p, "convolution dimensions must name both '%c' and '%c'", letters[0], letters[1]);
+  /* spatial[i] = position of spatial dim i */
+  for (size_t i = 0; i < ns; i++) spatial[i] = -1;
+  for (size_t i = 0; i < ns; i++) {
+    if (sp_buf[i] >= (int64_t)ns || spatial[sp_buf[i]] >= 0) return parse_error(p, "spatial dimensions must be 0..%zu, each once", ns - 1);
+    spatial[sp_buf[i]] = sp_pos[i];
+  }
+  *n_spatial = ns;
+  return NULL;
+}
+
+static shl_attr *int_field(shl_parser *p, int64_t v) { return attr_int(p->a, NULL, v); }
+static shl_attr *list_field(shl_parser *p, const int64_t *v, size_t n) {
+  shl_attr *a = new_attr(p, AT_INTLIST);
+  if (!a) return NULL;
+  a->u.ints.n = (uint32_t)n;
+  a->u.ints.v = arena_memdup(p->a, v, n * sizeof *v);
+  return a;
+}
+
+shl_status p_conv_dims(shl_parser *p, const shl_attr **out) {
+  int64_t ib, ifeat, isp[64], kin, kout, ksp[64], ob, of, osp[64];
+  size_t ni, nk, no;
+  ST_TRY(conv_side(p, "bf", &ib, &ifeat, isp, &ni));
+  if (!p_kw(p, "x")) return parse_error(p, "expected 'x' between convolution input and kernel dimensions");
+  ST_TRY(conv_side(p, "io", &kin, &kout, ksp, &nk));
+  ST_TRY(p_expect_arrow(p));
+  ST_TRY(conv_side(p, "bf", &ob, &of, osp, &no));
+  if (ni != nk || ni != no) return parse_error(p, "convolution input, kernel and output must have the same number of spatial dimensions");
+  shl_named_attr *f = ARENA_ARRAY(p->a, shl_named_attr, 9);
+  if (!f) return st_oom();
+  const char *names[9] = {"input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
+                          "kernel_input_feature_dimension", "kernel_output_feature_dimension",
+                          "kernel_spatial_dimensions", "output_batch_dimension", "output_feature_dimension",
+                          "output_spatial_dimensions"};
+  const shl_attr *vals[9] = {int_field(p, ib), int_field(p, ifeat), list_field(p, isp, ni), int_field(p, kin),
+                             int_field(p, kout), list_field(p, ksp, nk), int_field(p, ob), int_field(p, of),
+                             list_field(p, osp, no)};
+  for (int i = 0; i < 9; i++) {
+    if (!vals[i]) return st_oom();
+    f[i] = (shl_named_attr){str_of(names[i]), vals[i], false};
+  }
+  shl_attr *a = new_attr(p, AT_STRUCT);
+  if (!a) return st_oom();
+  a->u.st.name = str_of("stablehlo.conv");
+  a->u.st.n = 9;
+  a->u.st.fields = f;
+  *out = a;
+  return NULL;
+}
+
+/* `key = value, ...` inside #dialect.name<...>; fails (without side effects
+ * beyond the arena) when the body has another shape. */
+static shl_status struct_fields(shl_parser *p, shl_attr *a) {
+  uint32_t cap = 0, n = 0;
+  shl_named_attr *v = NULL;
+  if (!tok_punct(p_tok(p), '>')) {
+    for (;;) {
+      shl_token t = *p_tok(p);
+      if (t.kind != TK_BARE_ID) return parse_error(p, "expected field name");
+      p_next(p);
+      ST_TRY(p_expect(p, '='));
+      const shl_attr *val;
+      shl_token vt = *p_tok(p);
+      if (tok_punct(&vt, '[')) {
+        ST_TRY(p_int_list(p, false, &val));
+      } else if (vt.kind == TK_INT || tok_punct(&vt, '-')) {
+        /* Bare integers in structured attributes carry no type. */
+        const char *save = p->lx.p;
+        (void)save;
+        ST_TRY(p_attr(p, &val));
+      } else {
+        ST_TRY(p_attr(p, &val));
+      }
+      if (n == cap) {
+        uint32_t ncap = cap ? cap * 2 : 8;
+        shl_named_attr *nv = ARENA_ARRAY(p->a, shl_named_attr, ncap);
+        if (!nv) return st_oom();
+        if (n) memcpy(nv, v, n * sizeof *nv);
+        v = nv;
+        cap = ncap;
+      }
+      v[n++] = (shl_named_attr){t.text, val, false};
+      if (!p_punct(p, ',')) break;
+    }
+  }
+  ST_TRY(p_expect(p, '>'));
+  a->u.st.n = n;
+  a->u.st.fields = v;
+  return NULL;
+}
+
+/* #dialect<...> / #dialect.name<...> / #alias */
+static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
+  shl_token t = *p_tok(p);
+  shl_lexer saved = p->lx;
+  bool has_body = p->lx.p < p->lx.end && *p->lx.p == '<';
+  if (!has_body && !memchr(t.text.p, '.', t.text.n)) {
+    const shl_attr *a = strmap_get(&p->attr_aliases, t.text);
+    if (!a) return parse_error(p, "undefined attribute alias '%.*s'", (int)t.text.n, t.text.p);
+    p_next(p);
+    *out = a;
+    return NULL;
+  }
+  p_next(p);
+  shl_str body = {t.text.p + t.text.n, 0};
+  if (has_body) ST_TRY(p_balanced(p, '<', &body));
+  shl_str full = {t.text.p, (size_t)(body.p + body.n - t.text.p)};
+  shl_lexer after = p->lx;
+  uint32_t depth = p->depth;
+  shl_str dialect_name = {t.text.p + 1, t.text.n - 1};
+  if (has_body && (str_starts(dialect_name, "stablehlo") || str_starts(dialect_name, "chlo") ||
+                   str_starts(dialect_name, "mhlo"))) {
+    /* Re-parse the body structurally; fall back to verbatim text on failure. */
+    p->lx = saved;
+    p_next(p); /* the #name token */
+    p_next(p); /* '<' */
+    shl_status st;
+    if (!memchr(dialect_name.p, '.', dialect_name.n)) {
+      /* #stablehlo<enum_name VALUE> */
+      shl_token k = *p_tok(p);
+      if (k.kind == TK_BARE_ID) {
+        p_next(p);
+        shl_token v = *p_tok(p);
+        if (v.kind == TK_BARE_ID) {
+          p_next(p);
+          if (tok_punct(p_tok(p), '>')) {
+            p->lx = after;
+            shl_attr *a = new_attr(p, AT_ENUM);
+            if (!a) return st_oom();
+            a->u.en.dialect = dialect_name;
+            a->u.en.name = k.text;
+            a->u.en.value = v.text;
+            *out = a;
+            return NULL;
+          }
+        }
+      }
+    } else {
+      shl_attr *a = new_attr(p, AT_STRUCT);
+      if (!a) return st_oom();
+      a->u.st.name = dialect_name;
+      if (str_eq_c(dialect_name, "stablehlo.conv") && tok_punct(p_tok(p), '[')) {
+        const shl_attr *c;
+        st = p_conv_dims(p, &c);
+        if (!st && tok_punct(p_tok(p), '>')) {
+          p->lx = after;
+          *out = c;
+          return NULL;
+        }
+        shloc_status_free(st);
+      } else if (str_eq_c(dialect_name, "stablehlo.conv") && p_kw(p, "raw")) {
+        st = struct_fields(p, a);
+        if (!st) {
+          p->lx = after;
+          *out = a;
+          return NULL;
+        }
+        shloc_status_free(st);
+      } else {
+        st = struct_fields(p, a);
+        if (!st && p->lx.p == after.p) {
+          *out = a;
+          return NULL;
+        }
+        shloc_status_free(st);
+      }
+    }
+    p->lx = after;
+    p->depth = depth;
+  }
+  shl_attr *a = new_attr(p, AT_OPAQUE);
+  if (!a) return st_oom();
+  a->u.str = full;
+  *out = a;
+  return NULL;
+}
+
+static shl_status typed_suffix(shl_parser *p, const shl_type **ty) {
+  *ty = NULL;
+  if (!tok_punct(p_tok(p), ':')) return NULL;
+  p_next(p);
+  return p_type(p, ty);
+}
+
+shl_status p_attr(shl_parser *p, const shl_attr **out) {
+  ST_TRY(p_nest_enter(p));
+  shl_token t = *p_tok(p);
+  shl_status st = NULL;
+  shl_attr *a = NULL;
+  if (t.kind == TK_BARE_ID) {
+    if (str_eq_c(t.text, "true") || str_eq_c(t.text, "false")) {
+      p_next(p);
+      a = attr_bool(p->a, str_eq_c(t.text, "true"));
+    } else if (str_eq_c(t.text, "unit")) {
+      p_next(p);
+      a = new_attr(p, AT_UNIT);
+    } else if (str_eq_c(t.text, "dense")) {
+      p_next(p);
+      st = p_dense(p, out);
+      goto done;
+    } else if (str_eq_c(t.text, "array")) {
+      p_next(p);
+      st = dense_array(p, out);
+      goto done;
+    } else if (str_eq_c(t.text, "inf") || str_eq_c(t.text, "nan")) {
+      p_next(p);
+      const shl_type *ty;
+      if ((st = typed_suffix(p, &ty))) goto done;
+      if (!ty || !dtype_is_float(ty->dtype)) {
+        st = parse_error_at(p, &t, "'%.*s' needs a float type", (int)t.text.n, t.text.p);
+        goto done;
+      }
+      a = new_attr(p, AT_FLOAT);
+      if (a) {
+        a->type = ty;
+        if ((st = literal_to_bits(p, &t, false, ty->dtype, &a->u.f_bits))) goto done;
+      }
+    } else if (str_eq_c(t.text, "dense_resource") || str_eq_c(t.text, "sparse") || str_eq_c(t.text, "affine_map") ||
+               str_eq_c(t.text, "affine_set") || str_eq_c(t.text, "distinct") || str_eq_c(t.text, "strided")) {
+      const char *start = t.text.p;
+      p_next(p);
+      shl_str body;
+      if ((st = p_balanced(p, '<', &body))) goto done;
+      const shl_type *ty;
+      if ((st = typed_suffix(p, &ty))) goto done;
+      a = new_attr(p, AT_OPAQUE);
+      if (a) {
+        a->u.str = (shl_str){start, (size_t)(body.p + body.n - start)};
+        a->type = ty;
+      }
+    } else {
+      const shl_type *ty;
+      if ((st = p_type(p, &ty))) goto done;
+      a = new_attr(p, AT_TYPE);
+      if (a) a->type = ty;
+    }
+  } else if (t.kind == TK_INT || t.kind == TK_FLOAT || tok_punct(&t, '-')) {
+    bool neg = p_punct(p, '-');
+    shl_token num = *p_tok(p);
+    if (num.kind != TK_INT && num.kind != TK_FLOAT && !(num.kind == TK_BARE_ID && str_eq_c(num.text, "inf"))) {
+      st = parse_error(p, "expected number after '-'");
+      goto done;
+    }
+    p_next(p);
+    const shl_type *ty;
+    if ((st = typed_suffix(p, &ty))) goto done;
+    bool is_float = num.kind == TK_FLOAT || num.kind == TK_BARE_ID || (ty && ty->kind == TY_SCALAR && dtype_is_float(ty->dtype));
+    if (ty && ty->kind != TY_SCALAR) {
+      st = parse_error_at(p, &num, "numeric attribute needs a scalar type");
+      goto done;
+    }
+    if (is_float) {
+      if (!ty) {
+        static const shl_type f64_type = {.kind = TY_SCALAR, .dtype = DT_F64};
+        ty = &f64_type;
+      }
+      if (!dtype_is_float(ty->dtype)) {
+        st = parse_error_at(p, &num, "floating point literal for non-float type");
+        goto done;
+      }
+      a = new_attr(p, AT_FLOAT);
+      if (a) {
+        a->type = ty;
+        if ((st = literal_to_bits(p, &num, neg, ty->dtype, &a->u.f_bits))) goto done;
+      }
+    } else {
+      uint64_t bits;
+      if ((st = literal_to_bits(p, &num, neg, ty ? ty->dtype : DT_I64, &bits))) goto done;
+      /* Keep the value sign-extended for signed types so comparisons see it. */
+      int64_t v = (int64_t)bits;
+      shl_dtype dt = ty ? ty->dtype : DT_I64;
+      unsigned w = dtype_bits(dt);
+      if (dtype_class(dt) == DTC_SINT && w < 64 && (bits >> (w - 1)) & 1) v = (int64_t)(bits | (~0ull << w));
+      a = attr_int(p->a, ty, v);
+    }
+  } else if (t.kind == TK_STRING) {
+    shl_str s;
+    if ((st = p_string(p, &s))) goto done;
+    const shl_type *ty;
+    if ((st = typed_suffix(p, &ty))) goto done;
+    a = new_attr(p, AT_STRING);
+    if (a) {
+      a->u.str = s;
+      a->type = ty;
+    }
+  } else if (tok_punct(&t, '[')) {
+    p_next(p);
+    uint32_t n = 0, cap = 0;
+    const shl_attr **items = NULL;
+    if (!p_punct(p, ']')) {
+      for (;;) {
+        const shl_attr *it;
+        if ((st = p_attr(p, &it))) goto done;
+        if (n == cap) {
+          uint32_t ncap = cap ? cap * 2 : 8;
+          const shl_attr **ni = ARENA_ARRAY(p->a, const shl_attr *, ncap);
+          if (!ni) {
+            st = st_oom();
+            goto done;
+          }
+          if (n) memcpy(ni, items, n * sizeof *ni);
+          items = ni;
+          cap = ncap;
+        }
+        items[n++] = it;
+        if (p_punct(p, ',')) continue;
+        if ((st = p_expect(p, ']'))) goto done;
+        break;
+      }
+    }
+    a = new_attr(p, AT_ARRAY);
+    if (a) {
+      a->u.arr.n = n;
+      a->u.arr.items = items;
+    }
+  } else if (tok_punct(&t, '{')) {
+    shl_named_attr *items;
+    uint32_t n;
+    if ((st = p_dict_items(p, &items, &n))) goto done;
+    a = new_attr(p, AT_DICT);
+    if (a) {
+      a->u.dict.n = n;
+      a->u.dict.items = items;
+    }
+  } else if (t.kind == TK_AT_ID) {
+    const char *start = t.text.p;
+    p_next(p);
+    /* Nested references @a::@b */
+    while (tok_punct(p_tok(p), ':') && p->lx.p < p->lx.end && *p->lx.p == ':') {
+      p_next(p);
+      p_next(p);
+      if (p_tok(p)->kind != TK_AT_ID) {
+        st = parse_error(p, "expected '@' after '::'");
+        goto done;
+      }
+      p_next(p);
+    }
+    const char *end = p->lx.tok.text.p;
+    /* Trim whitespace before the next token. */
+    while (end > start && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t' || end[-1] == '\r')) end--;
+    a = new_attr(p, AT_SYMREF);
+    if (a) a->u.str = (shl_str){start, (size_t)(end - start)};
+  } else if (t.kind == TK_HASH_ID) {
+    st = hash_attr(p, out);
+    goto done;
+  } else if (t.kind == TK_BANG_ID || tok_punct(&t, '(')) {
+    const shl_type *ty;
+    if ((st = p_type(p, &ty))) goto done;
+    a = new_attr(p, AT_TYPE);
+    if (a) a->type = ty;
+  } else {
+    st = parse_error(p, "expected attribute value");
+    goto done;
+  }
+  if (!st && !a) st = st_oom();
+  if (!st) *out = a;
+done:
+  p_nest_leave(p);
+  return st;
+}
+
+const shl_attr *make_enum(shl_parser *p, const char *dialect, const char *name, shl_str value) {
+  shl_attr *a = new_attr(p, AT_ENUM);
+  if (!a) return NULL;
+  a->u.en.dialect = str_of(dialect);
+  a->u.en.name = str_of(name);
+  a->u.en.value = value;
+  return a;
+}

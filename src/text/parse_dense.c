@@ -1,0 +1,235 @@
+/* dense<...> : tensor<...> literals: nested lists, splats, hex blobs,
+ * complex pairs, booleans.  Elements are stored at their dtype's storage
+ * width; all-equal data is stored as a splat, as MLIR canonicalizes it. */
+#include <stdlib.h>
+
+#include "parser.h"
+
+shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits);
+void store_bits(void *dst, shl_dtype dt, uint64_t bits);
+
+typedef struct {
+  shl_token tok;
+  bool neg;
+} elem_tok;
+
+typedef struct {
+  elem_tok *v;
+  size_t n, cap;
+  int64_t shape[64]; /* sizes seen per nesting level, -1 = unknown yet */
+  int depth_max;     /* nesting depth of scalars (-1 = unset) */
+  bool complex_pairs;
+} dense_lit;
+
+static shl_status push(shl_parser *p, dense_lit *d, const shl_token *t, bool neg) {
+  if (d->n == d->cap) {
+    size_t ncap = d->cap ? d->cap * 2 : 64;
+    elem_tok *nv = realloc(d->v, ncap * sizeof *nv);
+    if (!nv) return st_oom();
+    d->v = nv;
+    d->cap = ncap;
+  }
+  if (d->n >= p->limits->max_elements * 2 + 2) return parse_error(p, "dense literal has too many elements");
+  d->v[d->n++] = (elem_tok){*t, neg};
+  return NULL;
+}
+
+static bool is_scalar_tok(const shl_token *t) {
+  return t->kind == TK_INT || t->kind == TK_FLOAT ||
+         (t->kind == TK_BARE_ID && (str_eq_c(t->text, "true") || str_eq_c(t->text, "false") ||
+                                    str_eq_c(t->text, "inf") || str_eq_c(t->text, "nan")));
+}
+
+static shl_status scalar(shl_parser *p, dense_lit *d) {
+  bool neg = p_punct(p, '-');
+  shl_token t = *p_tok(p);
+  if (!is_scalar_tok(&t)) return parse_error(p, "expected element literal");
+  p_next(p);
+  return push(p, d, &t, neg);
+}
+
+/* One element: scalar or (re, im). */
+static shl_status element(shl_parser *p, dense_lit *d) {
+  if (p_punct(p, '(')) {
+    d->complex_pairs = true;
+    ST_TRY(scalar(p, d));
+    ST_TRY(p_expect(p, ','));
+    ST_TRY(scalar(p, d));
+    return p_expect(p, ')');
+  }
+  return scalar(p, d);
+}
+
+static shl_status list(shl_parser *p, dense_lit *d, int level) {
+  if (level >= 64) return parse_error(p, "dense literal nested too deeply");
+  ST_TRY(p_nest_enter(p));
+  ST_TRY(p_expect(p, '['));
+  int64_t count = 0;
+  if (!p_punct(p, ']')) {
+    for (;;) {
+      if (tok_punct(p_tok(p), '[')) {
+        if (d->depth_max >= 0 && d->depth_max <= level) return parse_error(p, "inconsistent nesting in dense literal");
+        ST_TRY(list(p, d, level + 1));
+      } else {
+        if (d->depth_max < 0) d->depth_max = level + 1;
+        else if (d->depth_max != level + 1) return parse_error(p, "inconsistent nesting in dense literal");
+        ST_TRY(element(p, d));
+      }
+      count++;
+      if (p_punct(p, ',')) continue;
+      ST_TRY(p_expect(p, ']'));
+      break;
+    }
+  }
+  if (d->shape[level] < 0) d->shape[level] = count;
+  else if (d->shape[level] != count) return parse_error(p, "dense literal rows have different lengths");
+  if (count == 0 && d->depth_max < 0) d->depth_max = level + 1;
+  p_nest_leave(p);
+  return NULL;
+}
+
+static int hexval(unsigned char c) {
+  static const signed char tbl[256] = {
+      ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+      ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+      ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+  return tbl[c] - 1;
+}
+
+/* Decodes "0x..." into bytes; returns false on a bad digit. */
+static bool hex_decode(const char *s, size_t nbytes, uint8_t *out) {
+  for (size_t i = 0; i < nbytes; i++) {
+    int h = hexval((unsigned char)s[2 * i]), l = hexval((unsigned char)s[2 * i + 1]);
+    if ((h | l) < 0) return false;
+    out[i] = (uint8_t)(h << 4 | l);
+  }
+  return true;
+}
+
+static bool all_equal(const uint8_t *data, size_t n, size_t sz) {
+  for (size_t i = 1; i < n; i++)
+    if (memcmp(data, data + i * sz, sz) != 0) return false;
+  return true;
+}
+
+static shl_status finish(shl_parser *p, const shl_type *ty, uint8_t *data, size_t count, size_t sz,
+                         const shl_attr **out) {
+  shl_attr *a = attr_new(p->a, AT_DENSE);
+  if (!a) return st_oom();
+  a->type = ty;
+  if (count > 1 && all_equal(data, count, sz)) count = 1;
+  a->u.dense.data = data;
+  a->u.dense.nbytes = count * sz;
+  a->u.dense.splat = count == 1;
+  *out = a;
+  return NULL;
+}
+
+shl_status p_dense(shl_parser *p, const shl_attr **out) {
+  ST_TRY(p_expect(p, '<'));
+  dense_lit d = {0};
+  for (int i = 0; i < 64; i++) d.shape[i] = -1;
+  d.depth_max = -1;
+  shl_token hex = {0};
+  bool is_list = false, empty = false;
+  shl_status st = NULL;
+  if (tok_punct(p_tok(p), '>')) {
+    empty = true;
+  } else if (p_tok(p)->kind == TK_STRING) {
+    hex = *p_tok(p);
+    p_next(p);
+  } else if (tok_punct(p_tok(p), '[')) {
+    is_list = true;
+    st = list(p, &d, 0);
+  } else {
+    st = element(p, &d);
+  }
+  if (!st) st = p_expect(p, '>');
+  if (!st) st = p_expect(p, ':');
+  shl_token at = *p_tok(p);
+  const shl_type *ty = NULL;
+  if (!st) st = p_type(p, &ty);
+  if (st) goto out;
+  if (ty->kind != TY_TENSOR || !type_is_static(ty)) {
+    st = parse_error_at(p, &at, "dense literal needs a statically shaped tensor type");
+    goto out;
+  }
+  shl_dtype dt = type_storage_dtype(ty);
+  size_t sz = dtype_bytes(dt);
+  int64_t count = type_num_elements(ty);
+  if (count < 0 || (sz && (uint64_t)count > SIZE_MAX / sz)) {
+    st = parse_error_at(p, &at, "dense literal too large");
+    goto out;
+  }
+  if (hex.kind) {
+    shl_str s = {hex.text.p + 1, hex.text.n - 2};
+    if (s.n < 2 || s.p[0] != '0' || (s.p[1] != 'x' && s.p[1] != 'X')) {
+      st = parse_error_at(p, &hex, "dense string literal must be hexadecimal \"0x...\"");
+      goto out;
+    }
+    size_t nbytes = (s.n - 2) / 2;
+    if ((s.n - 2) % 2 || (nbytes != sz * (size_t)count && nbytes != sz)) {
+      st = parse_error_at(p, &hex, "hex data has %zu bytes; %s needs %zu (or %zu for a splat)", nbytes, "the type",
+                          sz * (size_t)count, sz);
+      goto out;
+    }
+    uint8_t *data = arena_alloc(p->a, nbytes ? nbytes : 1);
+    if (!data) {
+      st = st_oom();
+      goto out;
+    }
+    if (!hex_decode(s.p + 2, nbytes, data)) {
+      st = parse_error_at(p, &hex, "invalid hex digit in dense literal");
+      goto out;
+    }
+    st = finish(p, ty, data, nbytes / (sz ? sz : 1), sz, out);
+    goto out;
+  }
+  if (empty) {
+    if (count != 0) {
+      st = parse_error_at(p, &at, "empty dense literal for a non-empty type");
+      goto out;
+    }
+    st = finish(p, ty, arena_alloc(p->a, 1), 0, sz, out);
+    goto out;
+  }
+  bool cplx = dtype_is_complex(dt);
+  size_t per = cplx ? 2 : 1;
+  if (d.complex_pairs != cplx && d.n) {
+    st = parse_error_at(p, &at, cplx ? "complex tensor needs (re, im) elements" : "complex literal for a non-complex type");
+    goto out;
+  }
+  size_t n_elems = d.n / per;
+  if (is_list) {
+    /* The nesting must match the type's shape exactly. */
+    int rank = ty->rank;
+    bool ok = d.depth_max == (rank == 0 ? 1 : rank) || (count == 0 && d.n == 0);
+    for (int i = 0; ok && i < rank; i++) ok = d.shape[i] == ty->dims[i] || (count == 0);
+    if (rank == 0) ok = false;
+    if (!ok) {
+      st = parse_error_at(p, &at, "dense literal shape does not match its type");
+      goto out;
+    }
+  } else if (n_elems != 1) {
+    st = parse_error_at(p, &at, "bad dense literal");
+    goto out;
+  }
+  {
+    uint8_t *data = arena_alloc(p->a, n_elems * sz > 0 ? n_elems * sz : 1);
+    if (!data) {
+      st = st_oom();
+      goto out;
+    }
+    shl_dtype edt = dt == DT_C64 ? DT_F32 : dt == DT_C128 ? DT_F64 : dt;
+    size_t esz = dtype_bytes(edt);
+    for (size_t i = 0; i < d.n; i++) {
+      uint64_t bits;
+      if ((st = literal_to_bits(p, &d.v[i].tok, d.v[i].neg, edt, &bits))) goto out;
+      store_bits(data + i * esz, edt, bits);
+    }
+    st = finish(p, ty, data, n_elems, sz, out);
+  }
+out:
+  free(d.v);
+  return st;
+}

@@ -1,0 +1,265 @@
+/* Types: tensor<...>, element types, complex, tuple, function types,
+ * !stablehlo.token, !quant.uniform<...>, aliases and opaque dialect types. */
+#include <ctype.h>
+#include <stdlib.h>
+
+#include "parser.h"
+
+static shl_type *new_type(shl_parser *p, shl_type_kind k) {
+  shl_type *t = ARENA_NEW(p->a, shl_type);
+  if (t) t->kind = k;
+  return t;
+}
+
+/* !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zp] | {scale:zp, ...}> */
+static shl_status quant_type(shl_parser *p, shl_str text, shl_quant **out) {
+  shl_quant *q = ARENA_NEW(p->a, shl_quant);
+  if (!q) return st_oom();
+  q->text = text;
+  q->axis = -1;
+  /* Storage and expressed types are what execution needs; the rest of the
+   * parameters are read from the text by the quantization kernels. */
+  const char *s = text.p + strlen("!quant.uniform<"), *end = text.p + text.n;
+  const char *e = s;
+  while (e < end && isalnum((unsigned char)*e)) e++;
+  q->storage = dtype_from_name(s, (size_t)(e - s));
+  if (!q->storage || !dtype_is_int(q->storage)) return parse_error(p, "bad storage type in quantized type");
+  const char *colon = memchr(e, ':', (size_t)(end - e));
+  if (*e == '<') {
+    const char *gt = memchr(e, '>', (size_t)(end - e));
+    colon = gt ? memchr(gt, ':', (size_t)(end - gt)) : NULL;
+  }
+  if (!colon) return parse_error(p, "bad quantized type");
+  const char *x = colon + 1, *xe = x;
+  while (xe < end && isalnum((unsigned char)*xe)) xe++;
+  q->expressed = dtype_from_name(x, (size_t)(xe - x));
+  if (!q->expressed || !dtype_is_float(q->expressed)) return parse_error(p, "bad expressed type in quantized type");
+  *out = q;
+  return NULL;
+}
+
+static shl_status element_after_prefix(shl_parser *p, const shl_type **out);
+
+/* Scans "2x?x3x" directly from the characters after "tensor<". */
+static shl_status tensor_type(shl_parser *p, const shl_type **out) {
+  shl_lexer *lx = &p->lx;
+  const char *c = lx->p, *end = lx->end;
+  if (c >= end || *c != '<') return parse_error(p, "expected '<' after 'tensor'");
+  c++;
+  int64_t dims_buf[16], *dims = dims_buf;
+  int32_t rank = 0, cap = 16;
+  bool unranked = false;
+  uint64_t count = 1;
+  bool overflow = false;
+  for (;;) {
+    while (c < end && (*c == ' ')) c++;
+    int64_t d;
+    if (c < end && *c == '*') {
+      unranked = true;
+      c++;
+    } else if (c < end && *c == '?') {
+      d = SHL_DYN;
+      c++;
+    } else if (c < end && isdigit((unsigned char)*c)) {
+      const char *q = c;
+      d = 0;
+      while (q < end && isdigit((unsigned char)*q)) {
+        if (d > (INT64_MAX - 9) / 10) {
+          lexer_seek(lx, c, lx->line, lx->line_start);
+          return parse_error(p, "dimension size too large");
+        }
+        d = d * 10 + (*q - '0');
+        q++;
+      }
+      /* Digits not followed by 'x' are not a dimension (e.g. an element type can't start with a digit). */
+      if (q >= end || *q != 'x') break;
+      c = q;
+    } else {
+      break;
+    }
+    if (c >= end || *c != 'x') {
+      lexer_seek(lx, c, lx->line, lx->line_start);
+      return parse_error(p, "expected 'x' in dimension list");
+    }
+    c++;
+    if (unranked) break;
+    if (rank == cap) {
+      int64_t *nd = ARENA_ARRAY(p->a, int64_t, (size_t)cap * 2);
+      if (!nd) return st_oom();
+      memcpy(nd, dims, (size_t)rank * sizeof *nd);
+      dims = nd;
+      cap *= 2;
+    }
+    if (rank >= 4096) return parse_error(p, "tensor rank too large");
+    dims[rank++] = d;
+    if (d >= 0) {
+      if (d && count > UINT64_MAX / (uint64_t)d) overflow = true;
+      else count *= (uint64_t)d;
+    }
+  }
+  lexer_seek(lx, c, lx->line, lx->line_start);
+  if (overflow || count > p->limits->max_elements)
+    return parse_error(p, "tensor type has more elements than the limit of %llu",
+                       (unsigned long long)p->limits->max_elements);
+  const shl_type *elem;
+  ST_TRY(element_after_prefix(p, &elem));
+  shl_type *t = new_type(p, TY_TENSOR);
+  if (!t) return st_oom();
+  t->dtype = elem->dtype;
+  t->quant = elem->quant;
+  t->rank = unranked ? -1 : rank;
+  if (rank > 0 && !unranked) {
+    int64_t *d = ARENA_ARRAY(p->a, int64_t, (size_t)rank);
+    if (!d) return st_oom();
+    memcpy(d, dims, (size_t)rank * sizeof *d);
+    t->dims = d;
+  }
+  if (p_punct(p, ',')) {
+    const shl_attr *enc;
+    ST_TRY(p_attr(p, &enc));
+    t->encoding = enc;
+  }
+  ST_TRY(p_expect(p, '>'));
+  *out = t;
+  return NULL;
+}
+
+static shl_status element_after_prefix(shl_parser *p, const shl_type **out) {
+  shl_token at = *p_tok(p);
+  const shl_type *t;
+  ST_TRY(p_type(p, &t));
+  if (t->kind != TY_SCALAR) return parse_error_at(p, &at, "expected element type");
+  *out = t;
+  return NULL;
+}
+
+static shl_status tuple_type(shl_parser *p, const shl_type **out) {
+  ST_TRY(p_expect(p, '<'));
+  shl_type *t = new_type(p, TY_TUPLE);
+  if (!t) return st_oom();
+  if (!p_punct(p, '>')) {
+    const shl_type **ts;
+    ST_TRY(p_type_list(p, &ts, &t->n_in));
+    t->in = ts;
+    ST_TRY(p_expect(p, '>'));
+  }
+  *out = t;
+  return NULL;
+}
+
+static shl_status function_type(shl_parser *p, const shl_type **out) {
+  ST_TRY(p_expect(p, '('));
+  shl_type *t = new_type(p, TY_FUNCTION);
+  if (!t) return st_oom();
+  if (!p_punct(p, ')')) {
+    const shl_type **ts;
+    ST_TRY(p_type_list(p, &ts, &t->n_in));
+    t->in = ts;
+    ST_TRY(p_expect(p, ')'));
+  }
+  ST_TRY(p_expect_arrow(p));
+  if (p_punct(p, '(')) {
+    if (!p_punct(p, ')')) {
+      const shl_type **ts;
+      ST_TRY(p_type_list(p, &ts, &t->n_out));
+      t->out = ts;
+      ST_TRY(p_expect(p, ')'));
+    }
+  } else {
+    const shl_type **one = ARENA_ARRAY(p->a, const shl_type *, 1);
+    if (!one) return st_oom();
+    ST_TRY(p_type(p, &one[0]));
+    t->out = one;
+    t->n_out = 1;
+  }
+  *out = t;
+  return NULL;
+}
+
+shl_status p_type(shl_parser *p, const shl_type **out) {
+  shl_token t = *p_tok(p);
+  ST_TRY(p_nest_enter(p));
+  shl_status st = NULL;
+  if (t.kind == TK_BARE_ID) {
+    shl_dtype dt = dtype_from_name(t.text.p, t.text.n);
+    if (dt) {
+      p_next(p);
+      shl_type *ty = new_type(p, TY_SCALAR);
+      if (!ty) st = st_oom();
+      else ty->dtype = dt;
+      *out = ty;
+    } else if (str_eq_c(t.text, "tensor")) {
+      st = tensor_type(p, out);
+    } else if (str_eq_c(t.text, "complex")) {
+      p_next(p);
+      const shl_type *e;
+      if (!(st = p_expect(p, '<')) && !(st = element_after_prefix(p, &e)) && !(st = p_expect(p, '>'))) {
+        if (e->dtype != DT_F32 && e->dtype != DT_F64) {
+          st = parse_error_at(p, &t, "only complex<f32> and complex<f64> are supported");
+        } else {
+          shl_type *ty = new_type(p, TY_SCALAR);
+          if (!ty) st = st_oom();
+          else ty->dtype = e->dtype == DT_F32 ? DT_C64 : DT_C128;
+          *out = ty;
+        }
+      }
+    } else if (str_eq_c(t.text, "tuple")) {
+      p_next(p);
+      st = tuple_type(p, out);
+    } else if (str_eq_c(t.text, "none")) {
+      p_next(p);
+      shl_type *ty = new_type(p, TY_NONE);
+      if (!ty) st = st_oom();
+      *out = ty;
+    } else {
+      st = parse_error(p, "unknown type '%.*s'", (int)t.text.n, t.text.p);
+    }
+  } else if (t.kind == TK_BANG_ID) {
+    if (str_eq_c(t.text, "!stablehlo.token")) {
+      p_next(p);
+      shl_type *ty = new_type(p, TY_TOKEN);
+      if (!ty) st = st_oom();
+      *out = ty;
+    } else if (memchr(t.text.p, '.', t.text.n) == NULL && !(p->lx.p < p->lx.end && *p->lx.p == '<')) {
+      /* `!name` without a dialect prefix is an alias. */
+      const shl_type *a = strmap_get(&p->type_aliases, t.text);
+      if (!a) st = parse_error(p, "undefined type alias '%.*s'", (int)t.text.n, t.text.p);
+      else {
+        p_next(p);
+        *out = a;
+      }
+    } else {
+      const char *start = t.text.p;
+      p_next(p);
+      shl_str body = {start + t.text.n, 0};
+      if (tok_punct(p_tok(p), '<') && p_tok(p)->text.p == start + t.text.n) st = p_balanced(p, '<', &body);
+      if (!st) {
+        shl_str text = {start, (size_t)(body.p + body.n - start)};
+        if (str_eq_c(t.text, "!quant.uniform")) {
+          shl_quant *q = NULL;
+          st = quant_type(p, text, &q);
+          if (!st) {
+            shl_type *ty = new_type(p, TY_SCALAR);
+            if (!ty) st = st_oom();
+            else {
+              ty->dtype = DT_QUANT;
+              ty->quant = q;
+            }
+            *out = ty;
+          }
+        } else {
+          shl_type *ty = new_type(p, TY_OPAQUE);
+          if (!ty) st = st_oom();
+          else ty->text = text;
+          *out = ty;
+        }
+      }
+    }
+  } else if (tok_punct(&t, '(')) {
+    st = function_type(p, out);
+  } else {
+    st = parse_error(p, "expected type");
+  }
+  p_nest_leave(p);
+  return st;
+}

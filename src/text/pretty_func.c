@@ -1,0 +1,301 @@
+/* Pretty forms of builtin.module, func.func, func.return / stablehlo.return
+ * and func.call. */
+#include "parser.h"
+#include "printer.h"
+
+/* ------------------------------------------------------------------ module */
+
+shl_status parse_module(shl_parser *p, op_state *os) {
+  if (p_tok(p)->kind == TK_AT_ID) {
+    shl_str name;
+    ST_TRY(p_symbol_name(p, &name));
+    ST_TRY(os_attr_s(p, os, str_of("sym_name"), attr_string(p->a, name), true));
+  }
+  if (p_kw(p, "attributes")) ST_TRY(p_attr_dict(p, os));
+  shl_region *r = os_region(p, os);
+  if (!r) return st_oom();
+  ST_TRY(p_scope_push(p, true));
+  ST_TRY(p_region(p, r, NULL));
+  p_scope_pop(p);
+  if (!r->n_blocks) {
+    shl_block *b = block_create(p->a, 0, NULL);
+    if (!b || !region_append_block(p->a, r, b)) return st_oom();
+  }
+  return NULL;
+}
+
+static const char *const module_elide[] = {"sym_name", "sym_visibility", NULL};
+
+void print_module(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, "module");
+  const shl_attr *name = op_attr(op, "sym_name");
+  if (name && name->kind == AT_STRING) {
+    pr_puts(pr, " @");
+    pr_str(pr, name->u.str);
+  }
+  bool has_attrs = false;
+  for (uint32_t i = 0; i < op->n_attrs; i++)
+    if (!str_eq_c(op->attrs[i].name, "sym_name") && !str_eq_c(op->attrs[i].name, "sym_visibility")) has_attrs = true;
+  if (has_attrs) {
+    pr_puts(pr, " attributes");
+    pr_attr_dict(pr, op, module_elide);
+  }
+  pr_puts(pr, " ");
+  pr_region(pr, &op->regions[0], false);
+}
+
+/* ------------------------------------------------------------------ func */
+
+/* One `type {attrs} loc(..)` entry of a signature (argument or result). */
+static shl_status sig_entry(shl_parser *p, const shl_type **t, const shl_attr **attrs) {
+  ST_TRY(p_type(p, t));
+  *attrs = NULL;
+  if (tok_punct(p_tok(p), '{')) ST_TRY(p_attr(p, attrs));
+  shl_str loc;
+  return p_loc(p, &loc);
+}
+
+static shl_status push_type(shl_parser *p, const shl_type ***v, const shl_attr ***va, uint32_t *n, uint32_t *cap) {
+  if (*n < *cap) return NULL;
+  uint32_t ncap = *cap ? *cap * 2 : 8;
+  const shl_type **nv = ARENA_ARRAY(p->a, const shl_type *, ncap);
+  const shl_attr **na = ARENA_ARRAY(p->a, const shl_attr *, ncap);
+  if (!nv || !na) return st_oom();
+  if (*n) {
+    memcpy(nv, *v, *n * sizeof *nv);
+    memcpy(na, *va, *n * sizeof *na);
+  }
+  *v = nv;
+  *va = na;
+  *cap = ncap;
+  return NULL;
+}
+
+/* Builds arg_attrs / res_attrs when any entry has attributes. */
+static shl_status attrs_array(shl_parser *p, op_state *os, const char *name, const shl_attr **v, uint32_t n) {
+  bool any = false;
+  for (uint32_t i = 0; i < n; i++)
+    if (v[i] && v[i]->u.dict.n) any = true;
+  if (!any) return NULL;
+  shl_attr *arr = attr_new(p->a, AT_ARRAY);
+  const shl_attr **items = ARENA_ARRAY(p->a, const shl_attr *, n);
+  if (!arr || !items) return st_oom();
+  for (uint32_t i = 0; i < n; i++) {
+    if (v[i]) {
+      items[i] = v[i];
+    } else {
+      shl_attr *e = attr_new(p->a, AT_DICT);
+      if (!e) return st_oom();
+      items[i] = e;
+    }
+  }
+  arr->u.arr.n = n;
+  arr->u.arr.items = items;
+  return os_attr_s(p, os, str_of(name), arr, true);
+}
+
+shl_status parse_func(shl_parser *p, op_state *os) {
+  if (tok_kw(p_tok(p), "public") || tok_kw(p_tok(p), "private") || tok_kw(p_tok(p), "nested")) {
+    ST_TRY(os_attr_s(p, os, str_of("sym_visibility"), attr_string(p->a, p_tok(p)->text), true));
+    p_next(p);
+  }
+  if (p_tok(p)->kind != TK_AT_ID) return parse_error(p, "expected function name");
+  shl_str name;
+  ST_TRY(p_symbol_name(p, &name));
+  ST_TRY(os_attr_s(p, os, str_of("sym_name"), attr_string(p->a, name), true));
+  ST_TRY(p_scope_push(p, true));
+  ST_TRY(p_expect(p, '('));
+  const shl_type **in = NULL, **out = NULL;
+  const shl_attr **in_attrs = NULL, **out_attrs = NULL;
+  shl_token *names = NULL;
+  uint32_t n_in = 0, cap_in = 0, n_out = 0, cap_out = 0;
+  bool named = p_tok(p)->kind == TK_PERCENT_ID;
+  if (!p_punct(p, ')')) {
+    for (;;) {
+      ST_TRY(push_type(p, &in, &in_attrs, &n_in, &cap_in));
+      if (named) {
+        if (p_tok(p)->kind != TK_PERCENT_ID) return parse_error(p, "expected argument name");
+        shl_token *nn = ARENA_ARRAY(p->a, shl_token, n_in + 1);
+        if (!nn) return st_oom();
+        if (n_in) memcpy(nn, names, n_in * sizeof *nn);
+        names = nn;
+        names[n_in] = *p_tok(p);
+        p_next(p);
+        ST_TRY(p_expect(p, ':'));
+      }
+      ST_TRY(sig_entry(p, &in[n_in], &in_attrs[n_in]));
+      n_in++;
+      if (!p_punct(p, ',')) break;
+    }
+    ST_TRY(p_expect(p, ')'));
+  }
+  if (p_tok(p)->kind == TK_ARROW) {
+    p_next(p);
+    if (p_punct(p, '(')) {
+      if (!p_punct(p, ')')) {
+        for (;;) {
+          ST_TRY(push_type(p, &out, &out_attrs, &n_out, &cap_out));
+          ST_TRY(sig_entry(p, &out[n_out], &out_attrs[n_out]));
+          n_out++;
+          if (!p_punct(p, ',')) break;
+        }
+        ST_TRY(p_expect(p, ')'));
+      }
+    } else {
+      ST_TRY(push_type(p, &out, &out_attrs, &n_out, &cap_out));
+      ST_TRY(p_type(p, &out[0]));
+      out_attrs[0] = NULL;
+      n_out = 1;
+    }
+  }
+  shl_type *ft = ARENA_NEW(p->a, shl_type);
+  shl_attr *fta = attr_new(p->a, AT_TYPE);
+  if (!ft || !fta) return st_oom();
+  ft->kind = TY_FUNCTION;
+  ft->n_in = n_in;
+  ft->in = in;
+  ft->n_out = n_out;
+  ft->out = out;
+  fta->type = ft;
+  ST_TRY(os_attr_s(p, os, str_of("function_type"), fta, true));
+  ST_TRY(attrs_array(p, os, "arg_attrs", in_attrs, n_in));
+  ST_TRY(attrs_array(p, os, "res_attrs", out_attrs, n_out));
+  if (p_kw(p, "attributes")) ST_TRY(p_attr_dict(p, os));
+  shl_region *r = os_region(p, os);
+  if (!r) return st_oom();
+  if (tok_punct(p_tok(p), '{')) {
+    if (!named && n_in) return parse_error(p, "a function with a body needs named arguments");
+    shl_block *entry = block_create(p->a, n_in, in);
+    if (!entry) return st_oom();
+    for (uint32_t i = 0; i < n_in; i++) {
+      entry->args[i].pos = (shl_srcpos){p->lx.file, names[i].line, names[i].col};
+      ST_TRY(p_define(p, &names[i], &entry->args[i]));
+    }
+    ST_TRY(p_region(p, r, entry));
+  }
+  p_scope_pop(p);
+  return NULL;
+}
+
+static const char *const func_elide[] = {"sym_name", "sym_visibility", "function_type", "arg_attrs", "res_attrs", NULL};
+
+static void sig_attrs(shl_printer *pr, const shl_attr *arr, uint32_t i) {
+  if (!arr || arr->kind != AT_ARRAY || i >= arr->u.arr.n) return;
+  const shl_attr *d = arr->u.arr.items[i];
+  if (d->kind != AT_DICT || !d->u.dict.n) return;
+  pr_puts(pr, " ");
+  pr_attr(pr, d);
+}
+
+void print_func(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, "func.func ");
+  const shl_attr *vis = op_attr(op, "sym_visibility");
+  if (vis && vis->kind == AT_STRING) {
+    pr_str(pr, vis->u.str);
+    pr_puts(pr, " ");
+  }
+  pr_puts(pr, "@");
+  pr_str(pr, func_sym_name(op));
+  const shl_type *ft = func_type(op);
+  const shl_attr *arg_attrs = op_attr(op, "arg_attrs"), *res_attrs = op_attr(op, "res_attrs");
+  const shl_block *body = func_body(op);
+  pr_puts(pr, "(");
+  for (uint32_t i = 0; ft && i < ft->n_in; i++) {
+    if (i) pr_puts(pr, ", ");
+    if (body && i < body->n_args) {
+      pr_value(pr, &body->args[i]);
+      pr_puts(pr, ": ");
+    }
+    pr_type(pr, ft->in[i]);
+    sig_attrs(pr, arg_attrs, i);
+  }
+  pr_puts(pr, ")");
+  if (ft && ft->n_out) {
+    bool parens = ft->n_out > 1 || res_attrs || ft->out[0]->kind == TY_FUNCTION;
+    pr_puts(pr, parens ? " -> (" : " -> ");
+    for (uint32_t i = 0; i < ft->n_out; i++) {
+      if (i) pr_puts(pr, ", ");
+      pr_type(pr, ft->out[i]);
+      sig_attrs(pr, res_attrs, i);
+    }
+    if (parens) pr_puts(pr, ")");
+  }
+  bool has_attrs = false;
+  for (uint32_t i = 0; i < op->n_attrs; i++) {
+    bool skip = false;
+    for (const char *const *e = func_elide; *e; e++)
+      if (str_eq_c(op->attrs[i].name, *e)) skip = true;
+    if (!skip) has_attrs = true;
+  }
+  if (has_attrs) {
+    pr_puts(pr, " attributes");
+    pr_attr_dict(pr, op, func_elide);
+  }
+  if (body) {
+    pr_puts(pr, " ");
+    pr_region(pr, &op->regions[0], false);
+  }
+}
+
+/* ------------------------------------------------------------------ return / call */
+
+shl_status parse_return(shl_parser *p, op_state *os) {
+  ST_TRY(p_operands(p, os, true));
+  ST_TRY(p_attr_dict(p, os));
+  if (!os->n_operands) return NULL;
+  ST_TRY(p_expect(p, ':'));
+  shl_token at = *p_tok(p);
+  const shl_type **ts;
+  uint32_t n;
+  ST_TRY(p_type_list(p, &ts, &n));
+  if (n != os->n_operands) return parse_error_at(p, &at, "expected %u types, found %u", os->n_operands, n);
+  for (uint32_t i = 0; i < n; i++) ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
+  return NULL;
+}
+
+void print_return(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, op_is(op, OP_FUNC_RETURN) ? "return" : op->def->name);
+  if (op->n_operands) {
+    pr_puts(pr, " ");
+    pr_values(pr, op->operands, op->n_operands);
+  }
+  pr_attr_dict(pr, op, NULL);
+  if (op->n_operands) {
+    pr_puts(pr, " : ");
+    for (uint32_t i = 0; i < op->n_operands; i++) {
+      if (i) pr_puts(pr, ", ");
+      pr_type(pr, op->operands[i]->type);
+    }
+  }
+}
+
+shl_status parse_call(shl_parser *p, op_state *os) {
+  if (p_tok(p)->kind != TK_AT_ID) return parse_error(p, "expected callee symbol");
+  shl_attr *callee = attr_new(p->a, AT_SYMREF);
+  if (!callee) return st_oom();
+  callee->u.str = p_tok(p)->text;
+  p_next(p);
+  ST_TRY(os_attr_s(p, os, str_of("callee"), callee, true));
+  ST_TRY(p_expect(p, '('));
+  if (!p_punct(p, ')')) {
+    ST_TRY(p_operands(p, os, false));
+    ST_TRY(p_expect(p, ')'));
+  }
+  ST_TRY(p_attr_dict(p, os));
+  ST_TRY(p_expect(p, ':'));
+  return p_functional_type(p, os);
+}
+
+static const char *const call_elide[] = {"callee", NULL};
+
+void print_call(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, "call ");
+  const shl_attr *c = op_attr(op, "callee");
+  if (c) pr_attr(pr, c);
+  pr_puts(pr, "(");
+  pr_values(pr, op->operands, op->n_operands);
+  pr_puts(pr, ")");
+  pr_attr_dict(pr, op, call_elide);
+  pr_puts(pr, " : ");
+  pr_functional_type(pr, op);
+}

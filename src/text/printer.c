@@ -1,0 +1,778 @@
+/* Printer core: output buffer, SSA names (numbered like MLIR's AsmPrinter),
+ * types, attributes, regions, the generic op form and module printing. */
+#include "printer.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "support/scalar.h"
+#include "support/floatfmt.h"
+#include "support/strmap.h"
+
+/* ------------------------------------------------------------------ output */
+
+static void reserve(shl_printer *pr, size_t extra) {
+  if (pr->oom || pr->len + extra + 1 <= pr->cap) return;
+  size_t ncap = pr->cap ? pr->cap : 4096;
+  while (ncap < pr->len + extra + 1) ncap *= 2;
+  char *nb = realloc(pr->buf, ncap);
+  if (!nb) {
+    pr->oom = true;
+    return;
+  }
+  pr->buf = nb;
+  pr->cap = ncap;
+}
+
+void pr_putn(shl_printer *pr, const char *s, size_t n) {
+  reserve(pr, n);
+  if (pr->oom) return;
+  memcpy(pr->buf + pr->len, s, n);
+  pr->len += n;
+  pr->buf[pr->len] = 0;
+}
+
+void pr_puts(shl_printer *pr, const char *s) { pr_putn(pr, s, strlen(s)); }
+void pr_str(shl_printer *pr, shl_str s) { pr_putn(pr, s.p, s.n); }
+
+void pr_printf(shl_printer *pr, const char *fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n < sizeof buf) {
+    pr_putn(pr, buf, (size_t)n);
+    return;
+  }
+  reserve(pr, (size_t)n);
+  if (pr->oom) return;
+  va_start(ap, fmt);
+  vsnprintf(pr->buf + pr->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  pr->len += (size_t)n;
+}
+
+void pr_newline(shl_printer *pr) {
+  pr_putn(pr, "\n", 1);
+  for (int i = 0; i < pr->indent; i++) pr_putn(pr, "  ", 2);
+}
+
+/* ------------------------------------------------------------------ names */
+
+/* Value -> printed name, plus the set of names in use for uniquing.  Both
+ * are scoped: leaving a region restores the counters and forgets the names
+ * it introduced, like MLIR, so sibling regions reuse numbers. */
+struct name_table {
+  shl_arena arena;
+  shl_strmap used;
+  struct {
+    const shl_value **key;
+    const char **val;
+    size_t cap, len;
+  } map;
+  uint32_t next_value, next_arg, next_conflict;
+  shl_str *undo;
+  size_t undo_len, undo_cap;
+};
+
+static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
+
+static void map_put(name_table *nt, const shl_value *v, const char *name) {
+  if ((nt->map.len + 1) * 2 > nt->map.cap) {
+    size_t ncap = nt->map.cap ? nt->map.cap * 2 : 256;
+    const shl_value **nk = calloc(ncap, sizeof *nk);
+    const char **nv = calloc(ncap, sizeof *nv);
+    if (!nk || !nv) {
+      free(nk);
+      free(nv);
+      return;
+    }
+    for (size_t i = 0; i < nt->map.cap; i++)
+      if (nt->map.key[i]) {
+        size_t j = ptr_hash(nt->map.key[i]) & (ncap - 1);
+        while (nk[j]) j = (j + 1) & (ncap - 1);
+        nk[j] = nt->map.key[i];
+        nv[j] = nt->map.val[i];
+      }
+    free(nt->map.key);
+    free(nt->map.val);
+    nt->map.key = nk;
+    nt->map.val = nv;
+    nt->map.cap = ncap;
+  }
+  size_t j = ptr_hash(v) & (nt->map.cap - 1);
+  while (nt->map.key[j] && nt->map.key[j] != v) j = (j + 1) & (nt->map.cap - 1);
+  if (!nt->map.key[j]) nt->map.len++;
+  nt->map.key[j] = v;
+  nt->map.val[j] = name;
+}
+
+static const char *map_get(const name_table *nt, const shl_value *v) {
+  if (!nt->map.cap) return NULL;
+  size_t j = ptr_hash(v) & (nt->map.cap - 1);
+  while (nt->map.key[j]) {
+    if (nt->map.key[j] == v) return nt->map.val[j];
+    j = (j + 1) & (nt->map.cap - 1);
+  }
+  return NULL;
+}
+
+static void mark_used(name_table *nt, const char *name) {
+  shl_str s = str_of(name);
+  strmap_put(&nt->used, s, (void *)name);
+  if (nt->undo_len == nt->undo_cap) {
+    size_t ncap = nt->undo_cap ? nt->undo_cap * 2 : 64;
+    shl_str *nu = realloc(nt->undo, ncap * sizeof *nu);
+    if (!nu) return;
+    nt->undo = nu;
+    nt->undo_cap = ncap;
+  }
+  nt->undo[nt->undo_len++] = s;
+}
+
+/* Unique name from a suggestion: "cst", then "cst_0", "cst_1", ... */
+static const char *unique_name(name_table *nt, const char *base) {
+  char buf[96];
+  snprintf(buf, sizeof buf, "%%%s", base);
+  while (strmap_get(&nt->used, str_of(buf))) snprintf(buf, sizeof buf, "%%%s_%u", base, nt->next_conflict++);
+  const char *name = arena_strndup(&nt->arena, buf, strlen(buf));
+  if (name) mark_used(nt, name);
+  return name;
+}
+
+static const char *numbered(name_table *nt, const char *prefix, uint32_t n) {
+  char buf[48];
+  snprintf(buf, sizeof buf, "%%%s%u", prefix, n);
+  const char *name = arena_strndup(&nt->arena, buf, strlen(buf));
+  if (name) mark_used(nt, name);
+  return name;
+}
+
+/* Name suggestions (MLIR's getAsmResultNames of the StableHLO ops). */
+static const char *suggest_result(const shl_op *op, uint32_t i) {
+  switch (op_id(op)) {
+    case OP_CONSTANT: {
+      shl_dtype dt = op->results[0].type->dtype;
+      return (dtype_is_float(dt) || dtype_is_complex(dt)) ? "cst" : "c";
+    }
+    case OP_RNG_BIT_GENERATOR:
+      return i == 0 ? "output_state" : "output";
+    case OP_CHLO_TOP_K:
+      return i == 0 ? "values" : "indices";
+    default:
+      return NULL;
+  }
+}
+
+static void name_region(name_table *nt, const shl_region *r);
+
+static void name_block_args(name_table *nt, const shl_block *b, const char *suggest) {
+  for (uint32_t i = 0; i < b->n_args; i++) {
+    if (map_get(nt, &b->args[i])) continue;
+    const char *name = suggest ? unique_name(nt, suggest) : numbered(nt, "arg", nt->next_arg++);
+    map_put(nt, &b->args[i], name);
+  }
+}
+
+static void name_ops(name_table *nt, const shl_block *b) {
+  for (const shl_op *op = b->first; op; op = op->next) {
+    if (!op->n_results) continue;
+    const char *s0 = suggest_result(op, 0);
+    bool individually = s0 && op->n_results > 1;
+    if (individually) {
+      for (uint32_t i = 0; i < op->n_results; i++) map_put(nt, &op->results[i], unique_name(nt, suggest_result(op, i)));
+      continue;
+    }
+    const char *base = s0 ? unique_name(nt, s0) : numbered(nt, "", nt->next_value++);
+    if (!base) continue;
+    if (op->n_results == 1) {
+      map_put(nt, &op->results[0], base);
+    } else {
+      for (uint32_t i = 0; i < op->n_results; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s#%u", base, i);
+        map_put(nt, &op->results[i], arena_strndup(&nt->arena, buf, strlen(buf)));
+      }
+    }
+  }
+  for (const shl_op *op = b->first; op; op = op->next) {
+    if (op->def->traits & T_ISO) continue; /* named when printed */
+    for (uint32_t r = 0; r < op->n_regions; r++) {
+      uint32_t sv = nt->next_value, sa = nt->next_arg, sc = nt->next_conflict;
+      size_t su = nt->undo_len;
+      if (op_is(op, OP_WHILE) && op->regions[r].n_blocks) {
+        const shl_block *e = op->regions[r].blocks[0];
+        if (r == 0) name_block_args(nt, e, "iterArg");
+        else if (op->regions[0].n_blocks)
+          for (uint32_t i = 0; i < e->n_args && i < op->regions[0].blocks[0]->n_args; i++)
+            map_put(nt, &e->args[i], map_get(nt, &op->regions[0].blocks[0]->args[i]));
+      }
+      name_region(nt, &op->regions[r]);
+      nt->next_value = sv;
+      nt->next_arg = sa;
+      nt->next_conflict = sc;
+      while (nt->undo_len > su) strmap_put(&nt->used, nt->undo[--nt->undo_len], NULL);
+    }
+  }
+}
+
+static void name_region(name_table *nt, const shl_region *r) {
+  for (uint32_t i = 0; i < r->n_blocks; i++) name_block_args(nt, r->blocks[i], NULL);
+  for (uint32_t i = 0; i < r->n_blocks; i++) name_ops(nt, r->blocks[i]);
+}
+
+/* Starts a fresh naming scope for an isolated op (func.func, module). */
+static void names_begin_isolated(name_table *nt, const shl_op *op) {
+  nt->next_value = nt->next_arg = nt->next_conflict = 0;
+  for (uint32_t r = 0; r < op->n_regions; r++) name_region(nt, &op->regions[r]);
+}
+
+void pr_value(shl_printer *pr, const shl_value *v) {
+  const char *n = map_get(pr->names, v);
+  pr_puts(pr, n ? n : "%<<UNKNOWN>>");
+}
+
+void pr_values(shl_printer *pr, shl_value *const *vs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(pr, ", ");
+    pr_value(pr, vs[i]);
+  }
+}
+
+/* ------------------------------------------------------------------ types */
+
+void pr_elem_type(shl_printer *pr, const shl_type *t) {
+  if (t->dtype == DT_QUANT && t->quant) pr_str(pr, t->quant->text);
+  else pr_puts(pr, dtype_name(t->dtype));
+}
+
+static void type_list(shl_printer *pr, const shl_type *const *ts, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(pr, ", ");
+    pr_type(pr, ts[i]);
+  }
+}
+
+void pr_type(shl_printer *pr, const shl_type *t) {
+  switch (t->kind) {
+    case TY_TENSOR:
+      pr_puts(pr, "tensor<");
+      if (t->rank < 0) pr_puts(pr, "*x");
+      for (int i = 0; i < t->rank; i++) {
+        if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
+        else pr_printf(pr, "%lldx", (long long)t->dims[i]);
+      }
+      pr_elem_type(pr, t);
+      if (t->encoding) {
+        pr_puts(pr, ", ");
+        pr_attr(pr, t->encoding);
+      }
+      pr_puts(pr, ">");
+      return;
+    case TY_SCALAR:
+      pr_elem_type(pr, t);
+      return;
+    case TY_TOKEN:
+      pr_puts(pr, "!stablehlo.token");
+      return;
+    case TY_NONE:
+      pr_puts(pr, "none");
+      return;
+    case TY_TUPLE:
+      pr_puts(pr, "tuple<");
+      type_list(pr, t->in, t->n_in);
+      pr_puts(pr, ">");
+      return;
+    case TY_FUNCTION:
+      pr_puts(pr, "(");
+      type_list(pr, t->in, t->n_in);
+      pr_puts(pr, ") -> ");
+      if (t->n_out == 1 && t->out[0]->kind != TY_FUNCTION) {
+        pr_type(pr, t->out[0]);
+      } else {
+        pr_puts(pr, "(");
+        type_list(pr, t->out, t->n_out);
+        pr_puts(pr, ")");
+      }
+      return;
+    case TY_OPAQUE:
+      pr_str(pr, t->text);
+      return;
+  }
+}
+
+/* ------------------------------------------------------------------ attributes */
+
+void pr_string_lit(shl_printer *pr, shl_str s) {
+  pr_putn(pr, "\"", 1);
+  for (size_t i = 0; i < s.n; i++) {
+    unsigned char c = (unsigned char)s.p[i];
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f) pr_printf(pr, "\\%02X", c);
+    else pr_putn(pr, (const char *)&c, 1);
+  }
+  pr_putn(pr, "\"", 1);
+}
+
+static uint64_t load_bits(const void *p, size_t sz) {
+  uint64_t v = 0;
+  memcpy(&v, p, sz);
+  return v;
+}
+
+/* One element (storage bits) of type dt. */
+static void pr_scalar(shl_printer *pr, shl_dtype dt, uint64_t bits) {
+  char buf[64];
+  switch (dtype_class(dt)) {
+    case DTC_BOOL:
+      pr_puts(pr, bits & 1 ? "true" : "false");
+      return;
+    case DTC_UINT: {
+      unsigned w = dtype_bits(dt);
+      if (w < 64) bits &= (1ull << w) - 1;
+      pr_printf(pr, "%llu", (unsigned long long)bits);
+      return;
+    }
+    case DTC_SINT: {
+      unsigned w = dtype_bits(dt);
+      int64_t v = (int64_t)bits;
+      if (w < 64) v = (int64_t)(bits << (64 - w)) >> (64 - w);
+      pr_printf(pr, "%lld", (long long)v);
+      return;
+    }
+    case DTC_FLOAT:
+      fp_format(dt, bits, buf, sizeof buf);
+      pr_puts(pr, buf);
+      return;
+    default:
+      pr_puts(pr, "?");
+  }
+}
+
+static void pr_element(shl_printer *pr, shl_dtype dt, const uint8_t *p) {
+  if (dtype_is_complex(dt)) {
+    shl_dtype e = dt == DT_C64 ? DT_F32 : DT_F64;
+    size_t h = dtype_bytes(e);
+    pr_puts(pr, "(");
+    pr_scalar(pr, e, load_bits(p, h));
+    pr_puts(pr, ",");
+    pr_scalar(pr, e, load_bits(p + h, h));
+    pr_puts(pr, ")");
+    return;
+  }
+  pr_scalar(pr, dt, load_bits(p, dtype_bytes(dt)));
+}
+
+static void pr_dense_body(shl_printer *pr, const shl_attr *a) {
+  const shl_type *t = a->type;
+  shl_dtype dt = type_storage_dtype(t);
+  size_t sz = dtype_bytes(dt);
+  const uint8_t *d = a->u.dense.data;
+  int64_t count = type_num_elements(t);
+  if (a->u.dense.splat && count != 0) {
+    pr_element(pr, dt, d);
+    return;
+  }
+  if (count == 0) return;
+  if (count > 100) {
+    static const char hx[] = "0123456789ABCDEF";
+    pr_puts(pr, "\"0x");
+    if (dt == DT_I1) {
+      /* i1 blobs are bit-packed, least significant bit first. */
+      size_t nb = ((size_t)count + 7) / 8;
+      for (size_t i = 0; i < nb; i++) {
+        unsigned byte = 0;
+        for (size_t b = 0; b < 8 && i * 8 + b < (size_t)count; b++) byte |= (unsigned)(d[i * 8 + b] & 1) << b;
+        char two[2] = {hx[byte >> 4], hx[byte & 15]};
+        pr_putn(pr, two, 2);
+      }
+    } else {
+      size_t nbytes = a->u.dense.nbytes;
+      reserve(pr, nbytes * 2);
+      if (pr->oom) return;
+      char *o = pr->buf + pr->len;
+      for (size_t i = 0; i < nbytes; i++) {
+        o[2 * i] = hx[d[i] >> 4];
+        o[2 * i + 1] = hx[d[i] & 15];
+      }
+      pr->len += nbytes * 2;
+      pr->buf[pr->len] = 0;
+    }
+    pr_puts(pr, "\"");
+    return;
+  }
+  /* Nested lists following the shape. */
+  int rank = t->rank;
+  int64_t idx[64] = {0};
+  for (int64_t e = 0; e < count; e++) {
+    int open = 0;
+    for (int k = rank - 1; k >= 0 && idx[k] == 0; k--) open++;
+    if (e) pr_puts(pr, ", ");
+    for (int k = 0; k < open; k++) pr_puts(pr, "[");
+    pr_element(pr, dt, d + (size_t)e * sz);
+    int close = 0;
+    for (int k = rank - 1; k >= 0; k--) {
+      if (++idx[k] < t->dims[k]) break;
+      idx[k] = 0;
+      close++;
+    }
+    for (int k = 0; k < close; k++) pr_puts(pr, "]");
+  }
+}
+
+void pr_int_list(shl_printer *pr, const shl_attr *a) {
+  int64_t buf[64], *v = buf;
+  size_t n = 0;
+  pr_puts(pr, "[");
+  if (attr_as_ints(a, NULL, 0, &n)) {
+    if (n > 64) v = malloc(n * sizeof *v);
+    if (v && attr_as_ints(a, v, n, &n))
+      for (size_t i = 0; i < n; i++) pr_printf(pr, i ? ", %lld" : "%lld", (long long)v[i]);
+    if (v != buf) free(v);
+  }
+  pr_puts(pr, "]");
+}
+
+void pr_conv_dims(shl_printer *pr, const shl_attr *c) {
+  static const char *const sides[3][3] = {
+      {"input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions"},
+      {"kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions"},
+      {"output_batch_dimension", "output_feature_dimension", "output_spatial_dimensions"}};
+  static const char letters[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
+  for (int s = 0; s < 3; s++) {
+    int64_t a = -1, b = -1, sp[64];
+    size_t ns = 0;
+    attr_as_int(attr_struct_field(c, sides[s][0]), &a);
+    attr_as_int(attr_struct_field(c, sides[s][1]), &b);
+    attr_as_ints(attr_struct_field(c, sides[s][2]), sp, 64, &ns);
+    if (ns > 64) ns = 64;
+    size_t rank = ns + 2;
+    if (s == 1) pr_puts(pr, "x");
+    if (s == 2) pr_puts(pr, "->");
+    pr_puts(pr, "[");
+    for (size_t pos = 0; pos < rank; pos++) {
+      if (pos) pr_puts(pr, ", ");
+      if ((int64_t)pos == a) pr_printf(pr, "%c", letters[s][0]);
+      else if ((int64_t)pos == b) pr_printf(pr, "%c", letters[s][1]);
+      else {
+        for (size_t i = 0; i < ns; i++)
+          if (sp[i] == (int64_t)pos) pr_printf(pr, "%zu", i);
+      }
+    }
+    pr_puts(pr, "]");
+  }
+}
+
+static void pr_named_list(shl_printer *pr, const shl_named_attr *items, uint32_t n, bool bare_ints) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(pr, ", ");
+    shl_str name = items[i].name;
+    bool plain = name.n > 0;
+    for (size_t k = 0; k < name.n; k++) {
+      char c = name.p[k];
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (k && ((c >= '0' && c <= '9') || c == '.' || c == '$'))))
+        plain = false;
+    }
+    if (plain) pr_str(pr, name);
+    else pr_string_lit(pr, name);
+    if (items[i].attr->kind == AT_UNIT) continue;
+    pr_puts(pr, " = ");
+    if (bare_ints) pr_attr_bare(pr, items[i].attr);
+    else pr_attr(pr, items[i].attr);
+  }
+}
+
+void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
+  switch (a->kind) {
+    case AT_INT:
+      pr_scalar(pr, a->type ? a->type->dtype : DT_I64, (uint64_t)a->u.i);
+      return;
+    case AT_FLOAT:
+      pr_scalar(pr, a->type->dtype, a->u.f_bits);
+      return;
+    case AT_INTLIST:
+      pr_int_list(pr, a);
+      return;
+    default:
+      pr_attr(pr, a);
+  }
+}
+
+void pr_attr(shl_printer *pr, const shl_attr *a) {
+  switch (a->kind) {
+    case AT_UNIT:
+      pr_puts(pr, "unit");
+      return;
+    case AT_BOOL:
+      pr_puts(pr, a->u.b ? "true" : "false");
+      return;
+    case AT_INT:
+    case AT_FLOAT:
+      pr_attr_bare(pr, a);
+      if (a->type) {
+        pr_puts(pr, " : ");
+        pr_type(pr, a->type);
+      } else {
+        pr_puts(pr, " : i64");
+      }
+      return;
+    case AT_STRING:
+      pr_string_lit(pr, a->u.str);
+      if (a->type) {
+        pr_puts(pr, " : ");
+        pr_type(pr, a->type);
+      }
+      return;
+    case AT_TYPE:
+      pr_type(pr, a->type);
+      return;
+    case AT_ARRAY:
+      pr_puts(pr, "[");
+      for (uint32_t i = 0; i < a->u.arr.n; i++) {
+        if (i) pr_puts(pr, ", ");
+        pr_attr(pr, a->u.arr.items[i]);
+      }
+      pr_puts(pr, "]");
+      return;
+    case AT_INTLIST:
+      pr_int_list(pr, a);
+      return;
+    case AT_DENSE_ARRAY: {
+      shl_dtype dt = a->type->dtype;
+      pr_printf(pr, "array<%s", dtype_name(dt));
+      size_t sz = dtype_bytes(dt);
+      for (int64_t i = 0; i < a->u.darr.n; i++) {
+        pr_puts(pr, i ? ", " : ": ");
+        pr_scalar(pr, dt, load_bits((const char *)a->u.darr.data + (size_t)i * sz, sz));
+      }
+      pr_puts(pr, ">");
+      return;
+    }
+    case AT_DENSE:
+      pr_puts(pr, "dense<");
+      pr_dense_body(pr, a);
+      pr_puts(pr, "> : ");
+      pr_type(pr, a->type);
+      return;
+    case AT_DICT:
+      pr_puts(pr, "{");
+      pr_named_list(pr, a->u.dict.items, a->u.dict.n, false);
+      pr_puts(pr, "}");
+      return;
+    case AT_SYMREF:
+      pr_str(pr, a->u.str);
+      return;
+    case AT_ENUM:
+      pr_puts(pr, "#");
+      pr_str(pr, a->u.en.dialect);
+      pr_puts(pr, "<");
+      pr_str(pr, a->u.en.name);
+      pr_puts(pr, " ");
+      pr_str(pr, a->u.en.value);
+      pr_puts(pr, ">");
+      return;
+    case AT_STRUCT:
+      pr_puts(pr, "#");
+      pr_str(pr, a->u.st.name);
+      pr_puts(pr, "<");
+      if (str_eq_c(a->u.st.name, "stablehlo.conv")) pr_conv_dims(pr, a);
+      else pr_named_list(pr, a->u.st.fields, a->u.st.n, true);
+      pr_puts(pr, ">");
+      return;
+    case AT_OPAQUE:
+      pr_str(pr, a->u.str);
+      if (a->type) {
+        pr_puts(pr, " : ");
+        pr_type(pr, a->type);
+      }
+      return;
+  }
+}
+
+/* ------------------------------------------------------------------ ops */
+
+static bool elided(shl_str name, const char *const *elide) {
+  for (; elide && *elide; elide++)
+    if (str_eq_c(name, *elide)) return true;
+  return false;
+}
+
+void pr_attr_dict(shl_printer *pr, const shl_op *op, const char *const *elide) {
+  bool any = false;
+  for (uint32_t i = 0; i < op->n_attrs; i++) {
+    if (elided(op->attrs[i].name, elide)) continue;
+    pr_puts(pr, any ? ", " : " {");
+    any = true;
+    pr_named_list(pr, &op->attrs[i], 1, false);
+  }
+  if (any) pr_puts(pr, "}");
+}
+
+void pr_functional_type(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, "(");
+  for (uint32_t i = 0; i < op->n_operands; i++) {
+    if (i) pr_puts(pr, ", ");
+    pr_type(pr, op->operands[i]->type);
+  }
+  pr_puts(pr, ") -> ");
+  if (op->n_results == 1 && op->results[0].type->kind != TY_FUNCTION) {
+    pr_type(pr, op->results[0].type);
+    return;
+  }
+  pr_puts(pr, "(");
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    if (i) pr_puts(pr, ", ");
+    pr_type(pr, op->results[i].type);
+  }
+  pr_puts(pr, ")");
+}
+
+void pr_same_or_functional_type(shl_printer *pr, const shl_op *op) {
+  pr_puts(pr, " : ");
+  const shl_type *t = op->n_results ? op->results[0].type : NULL;
+  bool same = t != NULL;
+  for (uint32_t i = 0; same && i < op->n_operands; i++) same = type_eq(op->operands[i]->type, t);
+  for (uint32_t i = 1; same && i < op->n_results; i++) same = type_eq(op->results[i].type, t);
+  if (same) pr_type(pr, t);
+  else pr_functional_type(pr, op);
+}
+
+void pr_loc(shl_printer *pr, const shl_op *op) {
+  if ((pr->flags & SHLOC_PRINT_DEBUGINFO) && op->loc.n) {
+    pr_puts(pr, " ");
+    pr_str(pr, op->loc);
+  }
+}
+
+static const print_fn print_table[OP_COUNT] = {
+#define OP(id, name, traits, syn, ver, ker) [OP_##id] = print_##syn,
+#include "ir/ops.def"
+#undef OP
+};
+
+static void print_op(shl_printer *pr, const shl_op *op) {
+  name_table *nt = pr->names;
+  size_t saved_undo = nt->undo_len;
+  if (op->def->traits & T_ISO) names_begin_isolated(nt, op);
+  if (op->n_results) {
+    const char *first = map_get(pr->names, &op->results[0]);
+    bool grouped = op->n_results > 1 && first && strchr(first, '#');
+    if (grouped) {
+      pr_putn(pr, first, (size_t)(strchr(first, '#') - first));
+      pr_printf(pr, ":%u", op->n_results);
+    } else {
+      for (uint32_t i = 0; i < op->n_results; i++) {
+        if (i) pr_puts(pr, ", ");
+        pr_value(pr, &op->results[i]);
+      }
+    }
+    pr_puts(pr, " = ");
+  }
+  if (pr->flags & SHLOC_PRINT_GENERIC) pr_generic_op(pr, op);
+  else print_table[op_id(op)](pr, op);
+  pr_loc(pr, op);
+  if (op->def->traits & T_ISO)
+    while (nt->undo_len > saved_undo) strmap_put(&nt->used, nt->undo[--nt->undo_len], NULL);
+}
+
+static void print_block_header(shl_printer *pr, const shl_block *b, uint32_t index) {
+  pr->indent--;
+  pr_newline(pr);
+  pr->indent++;
+  pr_printf(pr, "^bb%u", index);
+  if (b->n_args) {
+    pr_puts(pr, "(");
+    for (uint32_t i = 0; i < b->n_args; i++) {
+      if (i) pr_puts(pr, ", ");
+      pr_value(pr, &b->args[i]);
+      pr_puts(pr, ": ");
+      pr_type(pr, b->args[i].type);
+    }
+    pr_puts(pr, ")");
+  }
+  pr_puts(pr, ":");
+}
+
+void pr_region(shl_printer *pr, const shl_region *r, bool with_header) {
+  pr_puts(pr, "{");
+  pr->indent++;
+  for (uint32_t i = 0; i < r->n_blocks; i++) {
+    const shl_block *b = r->blocks[i];
+    if (i > 0 || (with_header && b->n_args)) print_block_header(pr, b, i);
+    for (const shl_op *op = b->first; op; op = op->next) {
+      pr_newline(pr);
+      print_op(pr, op);
+    }
+  }
+  pr->indent--;
+  pr_newline(pr);
+  pr_puts(pr, "}");
+}
+
+void pr_generic_op(shl_printer *pr, const shl_op *op) {
+  pr_string_lit(pr, op->name);
+  pr_puts(pr, "(");
+  pr_values(pr, op->operands, op->n_operands);
+  pr_puts(pr, ")");
+  bool any = false;
+  for (uint32_t i = 0; i < op->n_attrs; i++) {
+    if (!op->attrs[i].is_prop) continue;
+    pr_puts(pr, any ? ", " : " <{");
+    any = true;
+    pr_named_list(pr, &op->attrs[i], 1, false);
+  }
+  if (any) pr_puts(pr, "}>");
+  if (op->n_regions) {
+    pr_puts(pr, " (");
+    for (uint32_t i = 0; i < op->n_regions; i++) {
+      if (i) pr_puts(pr, ", ");
+      pr_region(pr, &op->regions[i], true);
+    }
+    pr_puts(pr, ")");
+  }
+  any = false;
+  for (uint32_t i = 0; i < op->n_attrs; i++) {
+    if (op->attrs[i].is_prop) continue;
+    pr_puts(pr, any ? ", " : " {");
+    any = true;
+    pr_named_list(pr, &op->attrs[i], 1, false);
+  }
+  if (any) pr_puts(pr, "}");
+  pr_puts(pr, " : ");
+  pr_functional_type(pr, op);
+}
+
+void print_generic(shl_printer *pr, const shl_op *op) { pr_generic_op(pr, op); }
+
+shl_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len) {
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  name_table nt;
+  memset(&nt, 0, sizeof nt);
+  arena_init(&nt.arena);
+  strmap_init(&nt.used, &nt.arena);
+  shl_printer pr = {.flags = flags, .names = &nt};
+  print_op(&pr, m->top);
+  pr_puts(&pr, "\n");
+  if ((flags & SHLOC_PRINT_DEBUGINFO) && m->loc_defs.n) {
+    pr_str(&pr, m->loc_defs);
+    pr_puts(&pr, "\n");
+  }
+  if (m->resources.n) {
+    pr_str(&pr, m->resources);
+    pr_puts(&pr, "\n");
+  }
+  free(nt.map.key);
+  free(nt.map.val);
+  free(nt.undo);
+  arena_free(&nt.arena);
+  if (pr.oom) {
+    free(pr.buf);
+    return st_oom();
+  }
+  *out = pr.buf;
+  if (out_len) *out_len = pr.len;
+  return NULL;
+}

@@ -1,0 +1,57 @@
+/* Printer internals shared by the generic printer and the pretty-form hooks
+ * (one print_SYNTAX function per SYNTAX column value in ops.def). */
+#ifndef SHLOC_TEXT_PRINTER_H
+#define SHLOC_TEXT_PRINTER_H
+
+#include "ir/ir.h"
+
+typedef struct name_table name_table;
+
+typedef struct {
+  char *buf;
+  size_t len, cap;
+  bool oom;
+  unsigned flags; /* SHLOC_PRINT_* */
+  int indent;
+  name_table *names;
+} shl_printer;
+
+void pr_putn(shl_printer *pr, const char *s, size_t n);
+void pr_puts(shl_printer *pr, const char *s);
+void pr_str(shl_printer *pr, shl_str s);
+void pr_printf(shl_printer *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pr_newline(shl_printer *pr); /* newline + indentation */
+
+void pr_value(shl_printer *pr, const shl_value *v);
+void pr_values(shl_printer *pr, shl_value *const *vs, uint32_t n); /* comma separated */
+void pr_type(shl_printer *pr, const shl_type *t);
+void pr_attr(shl_printer *pr, const shl_attr *a);
+/* Element type of a tensor type (f32, complex<f32>, !quant.uniform<...>). */
+void pr_elem_type(shl_printer *pr, const shl_type *t);
+/* An attribute value without its `: type` suffix (ints, floats, dense elements). */
+void pr_attr_bare(shl_printer *pr, const shl_attr *a);
+void pr_int_list(shl_printer *pr, const shl_attr *a); /* [1, 2] from INTLIST or dense array */
+void pr_string_lit(shl_printer *pr, shl_str s);       /* quoted with escapes */
+void pr_conv_dims(shl_printer *pr, const shl_attr *conv);
+/* ` {a = 1, ...}` with the op's attributes except those named in `elide`
+ * (NULL-terminated); prints nothing when none remain. */
+void pr_attr_dict(shl_printer *pr, const shl_op *op, const char *const *elide);
+/* `(T, ...) -> R` / `-> (R, S)` for the op's operands and results. */
+void pr_functional_type(shl_printer *pr, const shl_op *op);
+/* `: T` when all operands and results share T, else the functional type. */
+void pr_same_or_functional_type(shl_printer *pr, const shl_op *op);
+/* `{ ...ops... }` printing the entry block header only when `with_header`
+ * (pretty forms that declare the block arguments themselves pass false). */
+void pr_region(shl_printer *pr, const shl_region *r, bool with_header);
+/* Names a block argument that a pretty form declares itself (e.g. while's
+ * `%iterArg = %x`); must be called before printing uses of it. */
+void pr_loc(shl_printer *pr, const shl_op *op);
+/* Generic form of any op (used for ops without pretty syntax). */
+void pr_generic_op(shl_printer *pr, const shl_op *op);
+
+typedef void (*print_fn)(shl_printer *pr, const shl_op *op);
+#define OP(id, name, traits, syn, ver, ker) void print_##syn(shl_printer *pr, const shl_op *op);
+#include "ir/ops.def"
+#undef OP
+
+#endif

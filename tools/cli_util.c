@@ -1,0 +1,101 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+bool cli_read_file(const char *path, char **out, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+    return false;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (n < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  bool err = ferror(f);
+  if (f != stdin) fclose(f);
+  if (!buf || err) {
+    free(buf);
+    fprintf(stderr, "%s: error: cannot read file\n", path);
+    return false;
+  }
+  *out = buf;
+  *len = n;
+  return true;
+}
+
+bool cli_write_file(const char *path, const char *data, size_t len) {
+  if (strcmp(path, "-") == 0) return fwrite(data, 1, len, stdout) == len;
+  size_t n = strlen(path) + 32;
+  char *tmp = malloc(n);
+  if (!tmp) return false;
+  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && fwrite(data, 1, len, f) == len;
+  if (f && fclose(f) != 0) ok = false;
+  if (ok && rename(tmp, path) != 0) ok = false;
+  if (!ok) {
+    fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+    remove(tmp);
+  }
+  free(tmp);
+  return ok;
+}
+
+void cli_report(shloc_status st, const char *source, size_t len) {
+  char *msg = shloc_status_render(st, source, len);
+  fprintf(stderr, "%s\n", msg ? msg : shloc_status_message(st));
+  free(msg);
+  shloc_status_free(st);
+}
+
+size_t cli_split(const char *text, size_t len, bool split, cli_chunk **out) {
+  size_t n = 0, cap = 4;
+  cli_chunk *v = malloc(cap * sizeof *v);
+  if (!v) return 0;
+  const char *start = text, *p = text, *end = text + len;
+  int line = 1, start_line = 1;
+  while (split && p < end) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *le = nl ? nl : end;
+    const char *q = p;
+    while (q < le && (*q == ' ' || *q == '\t')) q++;
+    if ((size_t)(le - q) >= 8 && strncmp(q, "// -----", 8) == 0) {
+      if (n == cap) {
+        cli_chunk *nv = realloc(v, cap * 2 * sizeof *v);
+        if (!nv) break;
+        v = nv;
+        cap *= 2;
+      }
+      v[n++] = (cli_chunk){start, (size_t)(p - start), start_line};
+      start = nl ? nl + 1 : end;
+      start_line = line + 1;
+    }
+    if (!nl) break;
+    p = nl + 1;
+    line++;
+  }
+  if (n == cap) {
+    cli_chunk *nv = realloc(v, (cap + 1) * sizeof *v);
+    if (nv) v = nv;
+    else return n;
+  }
+  v[n++] = (cli_chunk){start, (size_t)(end - start), start_line};
+  *out = v;
+  return n;
+}
