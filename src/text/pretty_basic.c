@@ -110,8 +110,13 @@ shl_status parse_compare(shl_parser *p, op_state *os) {
   ST_TRY(p_bare_id(p, &dir));
   ST_TRY(os_attr(p, os, "comparison_direction", make_enum(p, "stablehlo", "comparison_direction", dir)));
   ST_TRY(p_expect(p, ','));
-  ST_TRY(p_operands(p, os, false));
-  if (p_tok(p)->kind == TK_BARE_ID) {
+  for (int i = 0; i < 2; i++) {
+    shl_value *v;
+    if (i) ST_TRY(p_expect(p, ','));
+    ST_TRY(p_operand(p, &v));
+    ST_TRY(os_operand(p, os, v));
+  }
+  if (p_punct(p, ',')) {
     shl_str ty;
     ST_TRY(p_bare_id(p, &ty));
     ST_TRY(os_attr(p, os, "compare_type", make_enum(p, "stablehlo", "comparison_type", ty)));
