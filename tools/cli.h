@@ -25,5 +25,6 @@ size_t cli_split(const char *text, size_t len, bool split, cli_chunk **out);
 
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
+int cmd_test(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ typedef struct {
 static const command commands[] = {
     {"check", cmd_check, "parse and verify a module"},
     {"fmt", cmd_fmt, "print a module in canonical pretty or generic form"},
+    {"test", cmd_test, "run self-checking test programs (check.* ops)"},
 };
 
 static void usage(FILE *f) {

@@ -32,9 +32,22 @@ _Static_assert(XLA_FFI_Metadata_STRUCT_SIZE == 48 && offsetof(XLA_FFI_Metadata, 
                "Metadata layout");
 _Static_assert(sizeof(XLA_FFI_Handler_Bundle) == 32 && XLA_FFI_Handler_Register_Args_STRUCT_SIZE == 84,
                "registration layout");
-_Static_assert(offsetof(XLA_FFI_Api, XLA_FFI_Error_Create) == 48 && offsetof(XLA_FFI_Api, XLA_FFI_Future_Create) == 48 + 13 * 8 &&
+_Static_assert(offsetof(XLA_FFI_Handler_Register_Args, name) == 16 &&
+                   offsetof(XLA_FFI_Handler_Register_Args, platform) == 32 &&
+                   offsetof(XLA_FFI_Handler_Register_Args, bundle) == 48 &&
+                   offsetof(XLA_FFI_Handler_Register_Args, traits) == 80,
+               "registration field offsets");
+_Static_assert(offsetof(XLA_FFI_Api, api_version) == 16 && offsetof(XLA_FFI_Api, internal_api) == 40,
+               "API table header");
+_Static_assert(offsetof(XLA_FFI_Api, XLA_FFI_Error_Create) == 48 &&
+                   offsetof(XLA_FFI_Api, XLA_FFI_Future_Create) == 48 + 13 * 8 &&
                    offsetof(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get) == 48 + 17 * 8 && XLA_FFI_Api_STRUCT_SIZE == 192,
                "API table slots");
+_Static_assert(XLA_FFI_Error_Create_Args_STRUCT_SIZE == 28 && XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE == 32 &&
+                   XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE == 40 &&
+                   XLA_FFI_DeviceMemory_Allocate_Args_STRUCT_SIZE == 48 &&
+                   XLA_FFI_ThreadPool_Schedule_Args_STRUCT_SIZE == 40 && XLA_FFI_Future_SetError_Args_STRUCT_SIZE == 32,
+               "more argument struct sizes");
 _Static_assert(XLA_FFI_Future_Create_Args_STRUCT_SIZE == 16 && XLA_FFI_TypeId_Register_Args_STRUCT_SIZE == 40 &&
                    XLA_FFI_State_Set_Args_STRUCT_SIZE == 48 && XLA_FFI_State_Get_Args_STRUCT_SIZE == 40 &&
                    XLA_FFI_ThreadPool_NumThreads_Args_STRUCT_SIZE == 32 && XLA_FFI_RunId_Get_Args_STRUCT_SIZE == 32 &&
@@ -102,29 +115,29 @@ XLA_FFI_Error *ffi_check_size(const char *fn, size_t got, size_t want) {
                        got, want);
 }
 
-#define CHECK_SIZE(fn, args, T)                                                     \
-  do {                                                                              \
-    XLA_FFI_Error *size_err_ = ffi_check_size(fn, (args)->struct_size, T##_STRUCT_SIZE); \
-    if (size_err_) return size_err_;                                                \
+#define CHECK_SIZE(fn, args, T)                                                                                        \
+  do {                                                                                                                 \
+    XLA_FFI_Error *size_err_ = ffi_check_size(fn, (args)->struct_size, T##_STRUCT_SIZE);                               \
+    if (size_err_) return size_err_;                                                                                   \
   } while (0)
 
-#define CHECK_CTX(fn, args)                                                                               \
-  do {                                                                                                    \
-    if (!(args)->ctx)                                                                                     \
-      return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "%s: no execution context (metadata query?)", fn); \
+#define CHECK_CTX(fn, args)                                                                                            \
+  do {                                                                                                                 \
+    if (!(args)->ctx)                                                                                                  \
+      return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "%s: no execution context (metadata query?)", fn);     \
   } while (0)
 
-XLA_FFI_Error *ffi_api_error_create(XLA_FFI_Error_Create_Args *args) {
+static XLA_FFI_Error *api_error_create(XLA_FFI_Error_Create_Args *args) {
   CHECK_SIZE("XLA_FFI_Error_Create", args, XLA_FFI_Error_Create_Args);
   return ffi_error_new(args->errc, "%s", args->message ? args->message : "");
 }
 
-void ffi_api_error_get_message(XLA_FFI_Error_GetMessage_Args *args) {
+static void api_error_get_message(XLA_FFI_Error_GetMessage_Args *args) {
   if (args->struct_size < XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE) return;
   args->message = args->error ? args->error->message : "";
 }
 
-void ffi_api_error_destroy(XLA_FFI_Error_Destroy_Args *args) {
+static void api_error_destroy(XLA_FFI_Error_Destroy_Args *args) {
   if (args->struct_size < XLA_FFI_Error_Destroy_Args_STRUCT_SIZE) return;
   ffi_error_free(args->error);
 }
@@ -192,8 +205,7 @@ static XLA_FFI_Error *api_device_memory_allocate(XLA_FFI_DeviceMemory_Allocate_A
                          args->alignment);
   void *p = NULL;
   if (posix_memalign(&p, align, args->size ? args->size : 1) != 0)
-    return ffi_error_new(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED, "XLA_FFI_DeviceMemory_Allocate: %zu bytes",
-                         args->size);
+    return ffi_error_new(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED, "XLA_FFI_DeviceMemory_Allocate: %zu bytes", args->size);
   args->data = p;
   return NULL;
 }
@@ -208,8 +220,10 @@ static XLA_FFI_Error *api_thread_pool_schedule(XLA_FFI_ThreadPool_Schedule_Args 
   CHECK_SIZE("XLA_FFI_ThreadPool_Schedule", args, XLA_FFI_ThreadPool_Schedule_Args);
   CHECK_CTX("XLA_FFI_ThreadPool_Schedule", args);
   const ffi_exec_env *env = args->ctx->env;
-  if (env->schedule) env->schedule(env->pool, args->task, args->data);
-  else args->task(args->data);
+  if (env->schedule)
+    env->schedule(env->pool, args->task, args->data);
+  else
+    args->task(args->data);
   return NULL;
 }
 
@@ -242,12 +256,12 @@ static XLA_FFI_Error *api_handler_register(XLA_FFI_Handler_Register_Args *args) 
     return ffi_error_new(XLA_FFI_Error_Code_FAILED_PRECONDITION,
                          "XLA_FFI_Handler_Register: no shloc registry is loading a library on this thread "
                          "(load the library with ffi_registry_load_plugin / --ffi-plugin)");
-  shl_status st = ffi_registry_add_handler_n(r, args->name.ptr, args->name.len, args->platform.ptr,
-                                             args->platform.len, &args->bundle, args->traits);
+  shl_status st = ffi_registry_add_handler_n(r, args->name.ptr, args->name.len, args->platform.ptr, args->platform.len,
+                                             &args->bundle, args->traits);
   if (!st) return NULL;
   XLA_FFI_Error_Code code = shloc_status_code(st) == SHLOC_ERR_ALREADY_EXISTS ? XLA_FFI_Error_Code_ALREADY_EXISTS
-                            : shloc_status_code(st) == SHLOC_ERR_OOM        ? XLA_FFI_Error_Code_RESOURCE_EXHAUSTED
-                                                                            : XLA_FFI_Error_Code_INVALID_ARGUMENT;
+                            : shloc_status_code(st) == SHLOC_ERR_OOM          ? XLA_FFI_Error_Code_RESOURCE_EXHAUSTED
+                                                                              : XLA_FFI_Error_Code_INVALID_ARGUMENT;
   XLA_FFI_Error *e = ffi_error_new(code, "%s", shloc_status_message(st));
   shloc_status_free(st);
   return e;
@@ -281,9 +295,9 @@ static const padded_api api_table = {
             .extension_start = NULL,
             .api_version = {XLA_FFI_Api_Version_STRUCT_SIZE, NULL, XLA_FFI_API_MAJOR, XLA_FFI_API_MINOR},
             .internal_api = NULL,
-            .XLA_FFI_Error_Create = ffi_api_error_create,
-            .XLA_FFI_Error_GetMessage = ffi_api_error_get_message,
-            .XLA_FFI_Error_Destroy = ffi_api_error_destroy,
+            .XLA_FFI_Error_Create = api_error_create,
+            .XLA_FFI_Error_GetMessage = api_error_get_message,
+            .XLA_FFI_Error_Destroy = api_error_destroy,
             .XLA_FFI_Handler_Register = api_handler_register,
             .XLA_FFI_Stream_Get = api_stream_get,
             .XLA_FFI_TypeId_Register = ffi_api_type_register,

@@ -105,10 +105,14 @@ static shl_status attr_dtype(shl_dtype t, bool array, const char *name, size_t n
       }
       return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL,
                       "Unsupported array element type i1 for custom call attribute '%.*s'", (int)name_len, name);
-    case DT_I8: case DT_SI8: *out = XLA_FFI_DataType_S8; return NULL;
-    case DT_I16: case DT_SI16: *out = XLA_FFI_DataType_S16; return NULL;
-    case DT_I32: case DT_SI32: *out = XLA_FFI_DataType_S32; return NULL;
-    case DT_I64: case DT_SI64: *out = XLA_FFI_DataType_S64; return NULL;
+    case DT_I8:
+    case DT_SI8: *out = XLA_FFI_DataType_S8; return NULL;
+    case DT_I16:
+    case DT_SI16: *out = XLA_FFI_DataType_S16; return NULL;
+    case DT_I32:
+    case DT_SI32: *out = XLA_FFI_DataType_S32; return NULL;
+    case DT_I64:
+    case DT_SI64: *out = XLA_FFI_DataType_S64; return NULL;
     case DT_UI8: *out = XLA_FFI_DataType_U8; return NULL;
     case DT_UI16: *out = XLA_FFI_DataType_U16; return NULL;
     case DT_UI32: *out = XLA_FFI_DataType_U32; return NULL;

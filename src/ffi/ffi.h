@@ -73,7 +73,8 @@ typedef struct {
   const char *target;
   const char *platform; /* canonical: "cpu", or the lower-cased name given */
   ffi_kind kind;
-  const char *origin;   /* "LIB:SYMBOL" or "plugin PATH"; NULL for the C API */
+  XLA_FFI_Handler_Traits traits; /* typed: registered | reported by the handler */
+  const char *origin; /* "LIB:SYMBOL" or "plugin PATH"; NULL for the C API */
 } ffi_target_info;
 
 shl_status ffi_registry_create(ffi_registry **out);
@@ -87,9 +88,15 @@ shl_status ffi_registry_add_handler(ffi_registry *r, const char *target, const c
 shl_status ffi_registry_add_legacy(ffi_registry *r, const char *target, const char *platform, shloc_legacy_fn fn);
 /* Resolves `spec` = "LIB:SYMBOL" (split at the last ':') with dlopen/dlsym and
  * registers it for `target` on "cpu".  `kind` says what the symbol is; with
- * FFI_KIND_SYMBOL the op's api_version decides at prepare time. */
+ * FFI_KIND_SYMBOL the op's api_version decides at prepare time (XLA's rule),
+ * and a typed use first runs the metadata query, so a legacy function used by
+ * an api_version 4 op is called once with a call frame: prefer an explicit
+ * kind when it is known.  Errors: SHLOC_ERR_IO (dlopen, with the loader's
+ * message), SHLOC_ERR_NOT_FOUND (symbol), SHLOC_ERR_INVALID_ARG (spec). */
 shl_status ffi_registry_add_symbol(ffi_registry *r, const char *target, const char *spec, ffi_kind kind);
-/* Loads a plugin library (see shloc_plugin_register in shloc/xla_ffi.h). */
+/* Loads a plugin library (see shloc_plugin_register in shloc/xla_ffi.h).
+ * XLA_FFI_Handler_Register calls made by the library's static initialisers
+ * during the dlopen also land in `r`.  On failure nothing stays registered. */
 shl_status ffi_registry_load_plugin(ffi_registry *r, const char *path);
 /* Registered targets, sorted by (target, platform). */
 size_t ffi_registry_count(const ffi_registry *r);
@@ -120,10 +127,10 @@ typedef struct {
 
 typedef struct {
   const char *target;
-  const char *platform;    /* NULL = "cpu" */
-  int api_version;         /* 1, 2, 3: legacy; 4: typed FFI */
-  const ffi_attrs *attrs;  /* api_version 4; NULL = no attributes */
-  const char *opaque;      /* api_version 1..3: backend_config bytes */
+  const char *platform;   /* NULL = "cpu" */
+  int api_version;        /* 1, 2, 3: legacy; 4: typed FFI */
+  const ffi_attrs *attrs; /* api_version 4; NULL = no attributes */
+  const char *opaque;     /* api_version 1..3: backend_config bytes */
   size_t opaque_len;
   int n_args, n_rets;
   bool tuple_result;       /* legacy: pass a pointer table even for one result */

@@ -33,8 +33,8 @@ typedef struct {
 } ffi_state;
 
 struct XLA_FFI_ExecutionContext {
-  ffi_state *state;         /* the call site's state slot */
-  const ffi_exec_env *env;  /* never NULL during a call */
+  ffi_state *state;        /* the call site's state slot */
+  const ffi_exec_env *env; /* never NULL during a call */
 };
 
 extern const ffi_exec_env ffi_default_env;
@@ -45,8 +45,8 @@ struct XLA_FFI_Future {
   pthread_mutex_t mu;
   pthread_cond_t cv;
   bool done;
-  XLA_FFI_Error *error;           /* set by SetError */
-  struct XLA_FFI_Future *next;    /* futures created during one call */
+  XLA_FFI_Error *error;        /* set by SetError */
+  struct XLA_FFI_Future *next; /* futures created during one call */
 };
 
 /* Futures created on this thread while a call is running are chained here
@@ -63,17 +63,14 @@ XLA_FFI_Error *ffi_future_wait(XLA_FFI_Future *f);
  * handler handed back, already waited for) if it was created elsewhere. */
 void ffi_scope_release(ffi_call_scope *scope, XLA_FFI_Future *returned);
 
-XLA_FFI_Error_Create ffi_api_error_create;
-XLA_FFI_Error_GetMessage ffi_api_error_get_message;
-XLA_FFI_Error_Destroy ffi_api_error_destroy;
+/* ---- API table (api_table.c) ---- */
+
+const XLA_FFI_Api *ffi_api(void);
+/* Slots of the table implemented in other files (future.c, type_ids.c). */
 XLA_FFI_Future_Create ffi_api_future_create;
 XLA_FFI_Future_SetAvailable ffi_api_future_set_available;
 XLA_FFI_Future_SetError ffi_api_future_set_error;
 XLA_FFI_TypeId_Register ffi_api_type_register;
-
-/* ---- API table (api_table.c) ---- */
-
-const XLA_FFI_Api *ffi_api(void);
 /* Checks an argument struct's size; returns an INVALID_ARGUMENT error if small. */
 XLA_FFI_Error *ffi_check_size(const char *fn, size_t got, size_t want);
 
@@ -93,14 +90,15 @@ typedef struct {
   shloc_legacy_fn legacy;        /* LEGACY, SYMBOL */
   bool verified;                 /* SYMBOL: metadata checked as a typed handler */
   char *origin;
-  int load_id;                   /* index of the plugin load that registered it, or -1 */
+  int load_id; /* index of the plugin load that registered it, or -1 */
 } ffi_entry;
 
 /* ffi_registry_add_handler with counted strings (XLA_FFI_Handler_Register). */
 shl_status ffi_registry_add_handler_n(ffi_registry *r, const char *target, size_t target_len, const char *platform,
                                       size_t platform_len, const XLA_FFI_Handler_Bundle *bundle,
                                       XLA_FFI_Handler_Traits traits);
-/* `origin` is copied; `load_id` tags entries of a plugin being loaded. */
+/* Adds a copy of `proto` under (target, platform); copies proto->origin, or
+ * takes the registry's load origin and tag while a plugin loads. */
 shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t target_len, const char *platform,
                                size_t platform_len, const ffi_entry *proto);
 /* SHLOC_ERR_NOT_FOUND when nothing is registered for (target, platform). */
@@ -132,7 +130,8 @@ shl_status ffi_attrs_encode(const ffi_attrs *a, char **block, XLA_FFI_Attrs **ro
 shl_status ffi_legacy_call(int api_version, shloc_legacy_fn fn, void *out, const void **in, const char *opaque,
                            size_t opaque_len, const char *target);
 
-/* Copies [s, s+len) into a new NUL-terminated string (NULL on OOM). */
+/* Copies [s, s+len) into a new NUL-terminated string (NULL on OOM);
+ * api_table.c. */
 char *ffi_strndup(const char *s, size_t len);
 
 #endif

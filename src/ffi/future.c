@@ -45,7 +45,8 @@ void ffi_scope_release(ffi_call_scope *scope, XLA_FFI_Future *returned) {
 }
 
 XLA_FFI_Error *ffi_api_future_create(XLA_FFI_Future_Create_Args *args) {
-  XLA_FFI_Error *err = ffi_check_size("XLA_FFI_Future_Create", args->struct_size, XLA_FFI_Future_Create_Args_STRUCT_SIZE);
+  XLA_FFI_Error *err =
+      ffi_check_size("XLA_FFI_Future_Create", args->struct_size, XLA_FFI_Future_Create_Args_STRUCT_SIZE);
   if (err) return err;
   XLA_FFI_Future *f = calloc(1, sizeof *f);
   if (!f) return ffi_error_new(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED, "XLA_FFI_Future_Create: out of memory");
@@ -77,8 +78,8 @@ static XLA_FFI_Error *future_complete(XLA_FFI_Future *f, XLA_FFI_Error *error, c
 }
 
 XLA_FFI_Error *ffi_api_future_set_available(XLA_FFI_Future_SetAvailable_Args *args) {
-  XLA_FFI_Error *err = ffi_check_size("XLA_FFI_Future_SetAvailable", args->struct_size,
-                                      XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE);
+  XLA_FFI_Error *err =
+      ffi_check_size("XLA_FFI_Future_SetAvailable", args->struct_size, XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE);
   if (err) return err;
   return future_complete(args->future, NULL, "XLA_FFI_Future_SetAvailable");
 }
@@ -88,6 +89,7 @@ XLA_FFI_Error *ffi_api_future_set_error(XLA_FFI_Future_SetError_Args *args) {
       ffi_check_size("XLA_FFI_Future_SetError", args->struct_size, XLA_FFI_Future_SetError_Args_STRUCT_SIZE);
   if (err) return err;
   if (!args->error || args->error->code == XLA_FFI_Error_Code_OK)
-    return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "XLA_FFI_Future_SetError: error must be non-NULL and not OK");
+    return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT,
+                         "XLA_FFI_Future_SetError: error must be non-NULL and not OK");
   return future_complete(args->future, args->error, "XLA_FFI_Future_SetError");
 }

@@ -42,6 +42,11 @@ shl_status ffi_registry_add_symbol(ffi_registry *r, const char *target, const ch
                     target ? target : "", symbol, path, why ? ": " : "", why ? why : "");
     }
   }
+  /* Once kept, the handle stays open until the registry goes away, even if
+   * registering fails below (entries never outlive their library). */
+  shl_status kept = st ? st : ffi_registry_keep_library(r, h);
+  if (kept && h) dlclose(h);
+  st = kept;
   if (!st) {
     ffi_entry proto = {.kind = kind, .legacy = (shloc_legacy_fn)fn, .origin = (char *)spec};
     if (kind == FFI_KIND_TYPED) {
@@ -50,8 +55,6 @@ shl_status ffi_registry_add_symbol(ffi_registry *r, const char *target, const ch
     }
     if (!st) st = ffi_registry_insert(r, target, target ? strlen(target) : 0, NULL, 0, &proto);
   }
-  if (!st) st = ffi_registry_keep_library(r, h);
-  if (st && h) dlclose(h);
   free(path);
   return st;
 }
@@ -62,8 +65,8 @@ shl_status ffi_registry_add_symbol(ffi_registry *r, const char *target, const ch
 static XLA_FFI_Error *status_to_error(shl_status st) {
   if (!st) return NULL;
   XLA_FFI_Error_Code code = shloc_status_code(st) == SHLOC_ERR_ALREADY_EXISTS ? XLA_FFI_Error_Code_ALREADY_EXISTS
-                            : shloc_status_code(st) == SHLOC_ERR_OOM        ? XLA_FFI_Error_Code_RESOURCE_EXHAUSTED
-                                                                            : XLA_FFI_Error_Code_INVALID_ARGUMENT;
+                            : shloc_status_code(st) == SHLOC_ERR_OOM          ? XLA_FFI_Error_Code_RESOURCE_EXHAUSTED
+                                                                              : XLA_FFI_Error_Code_INVALID_ARGUMENT;
   XLA_FFI_Error *e = ffi_error_new(code, "%s", shloc_status_message(st));
   shloc_status_free(st);
   return e;
@@ -102,8 +105,8 @@ shl_status ffi_registry_load_plugin(ffi_registry *r, const char *path) {
       };
       XLA_FFI_Error *err = entry(&host);
       if (err && err->code != XLA_FFI_Error_Code_OK)
-        st = st_error(SHLOC_ERR_RUNTIME, NULL, NULL, "plugin '%s': %s failed: %s: %s", path,
-                      SHLOC_PLUGIN_ENTRY_SYMBOL, ffi_error_code_name(err->code), err->message);
+        st = st_error(SHLOC_ERR_RUNTIME, NULL, NULL, "plugin '%s': %s failed: %s: %s", path, SHLOC_PLUGIN_ENTRY_SYMBOL,
+                      ffi_error_code_name(err->code), err->message);
       ffi_error_free(err);
     } else if (ffi_registry_count(r) == before) {
       st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL,

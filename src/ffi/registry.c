@@ -56,7 +56,7 @@ size_t ffi_registry_count(const ffi_registry *r) { return r->n; }
 bool ffi_registry_entry(const ffi_registry *r, size_t i, ffi_target_info *out) {
   if (i >= r->n) return false;
   const ffi_entry *e = &r->entries[i];
-  *out = (ffi_target_info){e->target, e->platform, e->kind, e->origin};
+  *out = (ffi_target_info){e->target, e->platform, e->kind, e->traits, e->origin};
   return true;
 }
 
@@ -107,8 +107,10 @@ static size_t lower_bound(const ffi_registry *r, const char *target, size_t targ
   size_t lo = 0, hi = r->n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (entry_cmp(&r->entries[mid], target, target_len, platform) < 0) lo = mid + 1;
-    else hi = mid;
+    if (entry_cmp(&r->entries[mid], target, target_len, platform) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -144,7 +146,7 @@ shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t targe
   ffi_entry e = *proto;
   e.target = ffi_strndup(target, target_len);
   e.platform = ffi_strndup(canon, strlen(canon));
-  e.origin = proto->origin ? ffi_strndup(proto->origin, strlen(proto->origin))
+  e.origin = proto->origin    ? ffi_strndup(proto->origin, strlen(proto->origin))
              : r->load_origin ? ffi_strndup(r->load_origin, strlen(r->load_origin))
                               : NULL;
   e.load_id = r->load_tag;
@@ -170,8 +172,10 @@ shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t targe
 void ffi_registry_forget(ffi_registry *r, int load_id) {
   size_t k = 0;
   for (size_t i = 0; i < r->n; i++) {
-    if (r->entries[i].load_id == load_id) entry_free(&r->entries[i]);
-    else r->entries[k++] = r->entries[i];
+    if (r->entries[i].load_id == load_id)
+      entry_free(&r->entries[i]);
+    else
+      r->entries[k++] = r->entries[i];
   }
   r->n = k;
 }

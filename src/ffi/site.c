@@ -62,8 +62,10 @@ static shl_status run_stage(ffi_site *s, XLA_FFI_Handler *fn, XLA_FFI_ExecutionS
     /* The handler promised to complete it; wait even when it also returned an
      * error, so nobody writes to a freed future. */
     XLA_FFI_Error *ferr = ffi_future_wait(future);
-    if (err) ffi_error_free(ferr);
-    else err = ferr;
+    if (err)
+      ffi_error_free(ferr);
+    else
+      err = ferr;
   }
   ffi_scope_release(&scope, future);
   return ffi_error_take(err, s->target, what);
@@ -162,8 +164,7 @@ static shl_status call_typed(ffi_site *s, const ffi_buffer *args, const ffi_buff
   for (int i = 0; i < s->n_args; i++) ST_TRY(fill_buffer(s, &s->bufs[i], &args[i], "operand", i));
   for (int i = 0; i < s->n_rets; i++) ST_TRY(fill_buffer(s, &s->bufs[s->n_args + i], &rets[i], "result", i));
   if (s->bundle.prepare) ST_TRY(run_stage(s, s->bundle.prepare, XLA_FFI_ExecutionStage_PREPARE, "prepare"));
-  if (s->bundle.initialize)
-    ST_TRY(run_stage(s, s->bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE, "initialize"));
+  if (s->bundle.initialize) ST_TRY(run_stage(s, s->bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE, "initialize"));
   return run_stage(s, s->bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, NULL);
 }
 

@@ -767,7 +767,7 @@ shl_status parse_module_text(shl_parser *p, shloc_module *m) {
           return parse_error(p, "unterminated '{-#' section");
         p_next(p);
       }
-      const char *end = p_tok(p)->text.p + 2;
+      const char *end = p_tok(p)->text.p + p_tok(p)->text.n;
       if (resources.p) return parse_error(p, "more than one '{-#' section");
       resources = (shl_str){start, (size_t)(end - start)};
       p_next(p);

@@ -1,0 +1,73 @@
+/* Execution: a plan per region (built once), buffers per value slot, and
+ * kernels from the op table's KERNEL column (kernel_KERNEL). */
+#ifndef SHLOC_EXEC_EXEC_H
+#define SHLOC_EXEC_EXEC_H
+
+#include "ir/ir.h"
+
+/* A tensor value at run time: static shape, contiguous row-major storage. */
+typedef struct {
+  const shl_type *type;
+  shl_dtype dtype; /* storage element type */
+  int32_t rank;
+  const int64_t *dims;
+  int64_t n;       /* element count */
+  size_t nbytes;
+  void *data;
+} shl_buf;
+
+typedef struct exec_plan exec_plan;
+typedef struct exec_ctx exec_ctx;
+typedef struct plan_ctx plan_ctx;
+
+/* One op of a plan. */
+typedef struct {
+  const shl_op *op;
+  const struct shl_kernel *kernel;
+  void *params;          /* from kernel->prepare, in the plan arena */
+  uint32_t *in_slots;    /* op->n_operands */
+  uint32_t *out_slots;   /* op->n_results */
+  exec_plan **regions;   /* op->n_regions nested plans */
+} plan_op;
+
+typedef struct shl_kernel {
+  /* Optional: validates what the kernel supports and precomputes parameters
+   * once (into the plan arena via plan_alloc).  Unsupported cases return
+   * SHLOC_ERR_UNSUPPORTED here, so they are reported before running. */
+  shl_status (*prepare)(plan_ctx *pc, const shl_op *op, void **params);
+  /* Runs the op: `in` are the operands, `out` the results (already allocated
+   * with the result types; they never alias inputs). */
+  shl_status (*run)(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out);
+} shl_kernel;
+
+#define OP(id, name, traits, syn, ver, ker) extern const shl_kernel kernel_##ker;
+#include "ir/ops.def"
+#undef OP
+
+/* ---- planning ---- */
+void *plan_alloc(plan_ctx *pc, size_t n);
+const shloc_module *plan_module(plan_ctx *pc);
+
+/* ---- running ---- */
+/* Runs a nested region plan with `args` bound to its entry block arguments;
+ * *results receives pointers to the values the region returns, valid until
+ * the plan runs again.  n_results is the terminator's operand count. */
+shl_status exec_region(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results);
+uint32_t plan_num_results(const exec_plan *plan);
+const shloc_module *exec_module(exec_ctx *ec);
+
+/* A buffer view for a static tensor type over existing memory. */
+void buf_init(shl_buf *b, const shl_type *t, void *data);
+
+/* ---- the executable: a planned function plus run-time state ---- */
+typedef struct shloc_executable shloc_executable;
+typedef struct exec_hooks exec_hooks; /* custom-call registry etc., see ffi/ */
+
+shl_status executable_create(shloc_module *m, const shl_op *func, shloc_executable **out);
+void executable_destroy(shloc_executable *x);
+const shl_op *executable_func(const shloc_executable *x);
+/* args: one buffer per function argument (shape and dtype must match);
+ * results: filled with malloc'd data (caller frees results[i].data). */
+shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results);
+
+#endif

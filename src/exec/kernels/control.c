@@ -1,0 +1,100 @@
+/* Control flow and structure: func.call, while, if, case, composite,
+ * optimization_barrier, tokens.  Nested regions run through exec_region;
+ * values are copied between region frames (region frames are reused). */
+#include "exec/plan.h"
+
+static void copy_buf(shl_buf *dst, const shl_buf *src) {
+  if (dst->data != src->data && src->nbytes) memcpy(dst->data, src->data, src->nbytes);
+}
+
+/* ---- func.call / composite ---- */
+
+static shl_status call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  const char *attr = op_is(op, OP_COMPOSITE) ? "decomposition" : "callee";
+  const shl_attr *c = op_attr(op, attr);
+  if (!c || c->kind != AT_SYMREF) return op_error(op, SHLOC_ERR_VERIFY, "has no %s symbol", attr);
+  shl_str name = {c->u.str.p + 1, c->u.str.n - 1};
+  const shl_op *f = module_find_func(plan_module(pc), name);
+  if (!f) return op_error(op, SHLOC_ERR_VERIFY, "calls unknown function '%.*s'", (int)name.n, name.p);
+  exec_plan *saved = pc->cur;
+  shl_status st = plan_function(pc, f, (exec_plan **)params);
+  pc->cur = saved;
+  return st;
+}
+
+static shl_status call_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  shl_buf **res;
+  shl_buf *saved = ec->slots;
+  shl_status st = exec_region(ec, po->params, in, &res);
+  ec->slots = saved;
+  ST_TRY(st);
+  for (uint32_t i = 0; i < po->op->n_results; i++) copy_buf(out[i], res[i]);
+  return NULL;
+}
+
+const shl_kernel kernel_call = {call_prepare, call_run};
+const shl_kernel kernel_composite = {call_prepare, call_run};
+
+/* ---- while ---- */
+
+static bool pred_true(const shl_buf *b) { return b->nbytes && (*(const uint8_t *)b->data & 1); }
+
+static shl_status while_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  uint32_t n = po->op->n_results;
+  /* The loop state lives in the result buffers: body results are copied
+   * back into them after every iteration. */
+  for (uint32_t i = 0; i < n; i++) copy_buf(out[i], in[i]);
+  for (;;) {
+    shl_buf **res;
+    ST_TRY(exec_region(ec, po->regions[0], out, &res));
+    if (!pred_true(res[0])) return NULL;
+    ST_TRY(exec_region(ec, po->regions[1], out, &res));
+    for (uint32_t i = 0; i < n; i++) copy_buf(out[i], res[i]);
+  }
+}
+
+const shl_kernel kernel_while = {NULL, while_run};
+
+/* ---- if / case ---- */
+
+static shl_status branch(exec_ctx *ec, const plan_op *po, uint32_t r, shl_buf *const *out) {
+  shl_buf **res;
+  ST_TRY(exec_region(ec, po->regions[r], NULL, &res));
+  for (uint32_t i = 0; i < po->op->n_results; i++) copy_buf(out[i], res[i]);
+  return NULL;
+}
+
+static shl_status if_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  return branch(ec, po, pred_true(in[0]) ? 0 : 1, out);
+}
+
+static shl_status case_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  int32_t idx;
+  memcpy(&idx, in[0]->data, sizeof idx);
+  uint32_t n = po->op->n_regions;
+  /* Out-of-range indices select the last branch (the spec's default). */
+  uint32_t r = (idx < 0 || (uint32_t)idx >= n) ? n - 1 : (uint32_t)idx;
+  return branch(ec, po, r, out);
+}
+
+const shl_kernel kernel_if = {NULL, if_run};
+const shl_kernel kernel_case = {NULL, case_run};
+
+/* ---- identity-like ops ---- */
+
+static shl_status copy_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  for (uint32_t i = 0; i < po->op->n_results && i < po->op->n_operands; i++) copy_buf(out[i], in[i]);
+  return NULL;
+}
+
+static shl_status token_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) { return NULL; }
+
+static shl_status zero_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  /* A single process: replica and partition ids are 0. */
+  memset(out[0]->data, 0, out[0]->nbytes);
+  return NULL;
+}
+
+const shl_kernel kernel_optimization_barrier = {NULL, copy_run};
+const shl_kernel kernel_after_all = {NULL, token_run};
+const shl_kernel kernel_replica_id = {NULL, zero_run};

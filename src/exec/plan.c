@@ -1,0 +1,375 @@
+/* The planner: walks a region once, gives every value a slot, materializes
+ * constants, prepares each op's kernel, resolves values captured from
+ * enclosing regions, and packs frame buffers by liveness. */
+#include "plan.h"
+
+#include <stdlib.h>
+
+void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
+const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
+uint32_t plan_num_results(const exec_plan *plan) { return plan->n_results; }
+
+static const shl_kernel *const kernel_table[OP_COUNT] = {
+#define OP(id, name, traits, syn, ver, ker) [OP_##id] = &kernel_##ker,
+#include "ir/ops.def"
+#undef OP
+};
+
+/* value -> slot lookup while building: value->id holds slot+1 of the plan
+ * recorded in a side map keyed by plan, so use a per-plan hash. */
+typedef struct vmap {
+  const shl_value **key;
+  uint32_t *slot;
+  size_t cap, len;
+} vmap;
+
+typedef struct builder {
+  exec_plan *plan;
+  struct builder *parent;
+  vmap vals;
+  uint32_t *last_use; /* per slot: op index of the last use (UINT32_MAX = never) */
+} builder;
+
+static size_t vh(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
+
+static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
+  if ((m->len + 1) * 2 > m->cap) {
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    const shl_value **nk = plan_alloc(pc, ncap * sizeof *nk);
+    uint32_t *ns = plan_alloc(pc, ncap * sizeof *ns);
+    if (!nk || !ns) return false;
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->key[i]) {
+        size_t j = vh(m->key[i]) & (ncap - 1);
+        while (nk[j]) j = (j + 1) & (ncap - 1);
+        nk[j] = m->key[i];
+        ns[j] = m->slot[i];
+      }
+    m->key = nk;
+    m->slot = ns;
+    m->cap = ncap;
+  }
+  size_t j = vh(v) & (m->cap - 1);
+  while (m->key[j] && m->key[j] != v) j = (j + 1) & (m->cap - 1);
+  if (!m->key[j]) m->len++;
+  m->key[j] = v;
+  m->slot[j] = slot;
+  return true;
+}
+
+static bool vmap_get(const vmap *m, const shl_value *v, uint32_t *slot) {
+  if (!m->cap) return false;
+  size_t j = vh(v) & (m->cap - 1);
+  while (m->key[j]) {
+    if (m->key[j] == v) {
+      *slot = m->slot[j];
+      return true;
+    }
+    j = (j + 1) & (m->cap - 1);
+  }
+  return false;
+}
+
+static exec_plan *new_plan(plan_ctx *pc, const shl_region *r) {
+  exec_plan *p = plan_alloc(pc, sizeof *p);
+  if (!p) return NULL;
+  p->region = r;
+  p->next_all = pc->all;
+  pc->all = p;
+  return p;
+}
+
+static shl_status new_slot(plan_ctx *pc, exec_plan *p, const shl_type *t, slot_kind k, uint32_t *out) {
+  if (p->n_slots == p->cap_slots) {
+    uint32_t ncap = p->cap_slots ? p->cap_slots * 2 : 32;
+    plan_slot *ns = plan_alloc(pc, ncap * sizeof *ns);
+    if (!ns) return st_oom();
+    if (p->n_slots) memcpy(ns, p->slots, p->n_slots * sizeof *ns);
+    p->slots = ns;
+    p->cap_slots = ncap;
+  }
+  p->slots[p->n_slots] = (plan_slot){.type = t, .kind = k};
+  *out = p->n_slots++;
+  return NULL;
+}
+
+/* Resolves a value used in builder b, capturing it from enclosing plans. */
+static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t *slot) {
+  if (vmap_get(&b->vals, v, slot)) return NULL;
+  if (!b->parent) return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "value used outside its scope");
+  uint32_t ps;
+  ST_TRY(resolve(pc, b->parent, v, &ps));
+  exec_plan *p = b->plan;
+  ST_TRY(new_slot(pc, p, v->type, SLOT_CAPTURE, slot));
+  if (p->n_captures == p->cap_captures) {
+    uint32_t ncap = p->cap_captures ? p->cap_captures * 2 : 8;
+    plan_capture *nc = plan_alloc(pc, ncap * sizeof *nc);
+    if (!nc) return st_oom();
+    if (p->n_captures) memcpy(nc, p->captures, p->n_captures * sizeof *nc);
+    p->captures = nc;
+    p->cap_captures = ncap;
+  }
+  p->captures[p->n_captures++] = (plan_capture){ps, *slot};
+  if (!vmap_put(pc, &b->vals, v, *slot)) return st_oom();
+  return NULL;
+}
+
+/* Expands a dense attribute into a full buffer of its type. */
+static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v, void **out) {
+  const shl_type *t = op->results[0].type;
+  int64_t nbytes = type_num_bytes(t);
+  if (nbytes < 0) return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs a static shape to execute");
+  if (!v || v->kind != AT_DENSE || !type_eq(v->type, t))
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "value is not a dense elements attribute of the result type");
+  uint8_t *d = plan_alloc(pc, (size_t)nbytes ? (size_t)nbytes : 1);
+  if (!d) return st_oom();
+  size_t sz = dtype_bytes(type_storage_dtype(t));
+  if (v->u.dense.splat) {
+    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, v->u.dense.data, sz);
+  } else {
+    memcpy(d, v->u.dense.data, (size_t)nbytes);
+  }
+  *out = d;
+  return NULL;
+}
+
+static shl_status build(plan_ctx *pc, builder *b, const shl_region *r);
+
+static shl_status plan_nested(plan_ctx *pc, builder *parent, const shl_region *r, exec_plan **out) {
+  exec_plan *p = new_plan(pc, r);
+  if (!p) return st_oom();
+  p->parent = parent->plan;
+  builder b = {.plan = p, .parent = parent};
+  ST_TRY(build(pc, &b, r));
+  *out = p;
+  return NULL;
+}
+
+/* Lays out frame slots: first-fit reuse of freed ranges by liveness. */
+typedef struct {
+  size_t off, size;
+} range;
+
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+static const uint32_t *sort_key;
+static int by_key(const void *a, const void *b) {
+  uint32_t x = sort_key[*(const uint32_t *)a], y = sort_key[*(const uint32_t *)b];
+  return x < y ? -1 : x > y;
+}
+
+static size_t slot_bytes(const plan_slot *sl) {
+  int64_t nb = sl->type->kind == TY_TENSOR ? type_num_bytes(sl->type) : 0;
+  return align64((size_t)(nb > 0 ? nb : 0));
+}
+
+static shl_status layout(exec_plan *p, const uint32_t *def_op, const uint32_t *last_use) {
+  uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
+  range *free_list = NULL;
+  size_t n_free = 0, cap_free = 0, top = 0, nf = 0;
+  shl_status st = NULL;
+  if (!by_def || !by_last) {
+    st = st_oom();
+    goto out;
+  }
+  for (uint32_t s = 0; s < p->n_slots; s++)
+    if (p->slots[s].kind == SLOT_FRAME) {
+      by_def[nf] = s;
+      by_last[nf++] = s;
+    }
+  /* The planner is single-threaded; the sort key is only used right here. */
+  sort_key = def_op;
+  qsort(by_def, nf, sizeof *by_def, by_key);
+  sort_key = last_use;
+  qsort(by_last, nf, sizeof *by_last, by_key);
+  size_t d = 0, l = 0;
+  for (uint32_t i = 0; i <= p->n_ops + 1; i++) {
+    for (; d < nf && def_op[by_def[d]] == i; d++) {
+      plan_slot *sl = &p->slots[by_def[d]];
+      size_t need = slot_bytes(sl), best = SIZE_MAX;
+      for (size_t k = 0; k < n_free; k++)
+        if (free_list[k].size >= need && (best == SIZE_MAX || free_list[k].size < free_list[best].size)) best = k;
+      if (best != SIZE_MAX) {
+        sl->offset = free_list[best].off;
+        free_list[best].off += need;
+        free_list[best].size -= need;
+      } else {
+        sl->offset = top;
+        top += need;
+      }
+    }
+    for (; l < nf && last_use[by_last[l]] == i; l++) {
+      if (n_free == cap_free) {
+        size_t ncap = cap_free ? cap_free * 2 : 16;
+        range *nfl = realloc(free_list, ncap * sizeof *nfl);
+        if (!nfl) {
+          st = st_oom();
+          goto out;
+        }
+        free_list = nfl;
+        cap_free = ncap;
+      }
+      const plan_slot *sl = &p->slots[by_last[l]];
+      free_list[n_free++] = (range){sl->offset, slot_bytes(sl)};
+    }
+  }
+  p->frame_bytes = top;
+out:
+  free(by_def);
+  free(by_last);
+  free(free_list);
+  return st;
+}
+
+static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
+  exec_plan *p = b->plan;
+  if (r->n_blocks != 1) return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "regions with %u blocks are not supported", r->n_blocks);
+  const shl_block *blk = r->blocks[0];
+  p->n_args = blk->n_args;
+  p->arg_slots = plan_alloc(pc, (blk->n_args + 1) * sizeof(uint32_t));
+  if (!p->arg_slots) return st_oom();
+  for (uint32_t i = 0; i < blk->n_args; i++) {
+    ST_TRY(new_slot(pc, p, blk->args[i].type, SLOT_ARG, &p->arg_slots[i]));
+    if (!vmap_put(pc, &b->vals, &blk->args[i], p->arg_slots[i])) return st_oom();
+  }
+  uint32_t n_ops = 0;
+  for (const shl_op *op = blk->first; op; op = op->next) n_ops++;
+  p->ops = plan_alloc(pc, (n_ops + 1) * sizeof *p->ops);
+  if (!p->ops) return st_oom();
+  /* Per-slot def op / last use, grown with slots. */
+  size_t cap = 64;
+  uint32_t *def_op = malloc(cap * sizeof *def_op), *last_use = malloc(cap * sizeof *last_use);
+  shl_status st = NULL;
+  if (!def_op || !last_use) st = st_oom();
+#define TRACK(slot, field, value)                                                      \
+  do {                                                                                 \
+    while ((slot) >= cap) {                                                            \
+      size_t ncap_ = cap * 2;                                                          \
+      uint32_t *nd_ = realloc(def_op, ncap_ * sizeof *nd_);                            \
+      if (!nd_) { st = st_oom(); goto out; }                                           \
+      def_op = nd_;                                                                    \
+      uint32_t *nl_ = realloc(last_use, ncap_ * sizeof *nl_);                          \
+      if (!nl_) { st = st_oom(); goto out; }                                           \
+      last_use = nl_;                                                                  \
+      for (size_t k_ = cap; k_ < ncap_; k_++) def_op[k_] = last_use[k_] = UINT32_MAX;  \
+      cap = ncap_;                                                                     \
+    }                                                                                  \
+    field[slot] = (value);                                                             \
+  } while (0)
+  if (st) goto out;
+  for (size_t k = 0; k < cap; k++) def_op[k] = last_use[k] = UINT32_MAX;
+  uint32_t idx = 0;
+  for (const shl_op *op = blk->first; op; op = op->next) {
+    if (op->def->traits & T_TERM) {
+      p->n_results = op->n_operands;
+      p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
+      if (!p->result_slots) {
+        st = st_oom();
+        goto out;
+      }
+      for (uint32_t i = 0; i < op->n_operands; i++) {
+        if ((st = resolve(pc, b, op->operands[i], &p->result_slots[i]))) goto out;
+        TRACK(p->result_slots[i], last_use, idx + 1); /* live past the last op */
+      }
+      break;
+    }
+    if (op_is(op, OP_CONSTANT) || op_is(op, OP_CHLO_CONSTANT)) {
+      uint32_t s;
+      if ((st = new_slot(pc, p, op->results[0].type, SLOT_CONST, &s))) goto out;
+      if ((st = materialize(pc, op, op_attr(op, "value"), &p->slots[s].const_data))) goto out;
+      if (!vmap_put(pc, &b->vals, &op->results[0], s)) {
+        st = st_oom();
+        goto out;
+      }
+      continue;
+    }
+    plan_op *po = &p->ops[idx];
+    po->op = op;
+    po->kernel = kernel_table[op_id(op)];
+    po->in_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
+    po->out_slots = plan_alloc(pc, (op->n_results + 1) * sizeof(uint32_t));
+    po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
+    if (!po->in_slots || !po->out_slots || !po->regions) {
+      st = st_oom();
+      goto out;
+    }
+    if (!po->kernel->run) {
+      st = op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
+      goto out;
+    }
+    for (uint32_t i = 0; i < op->n_operands; i++) {
+      if ((st = resolve(pc, b, op->operands[i], &po->in_slots[i]))) {
+        st = st_at(st, &op->pos, op_name_cstr(op));
+        goto out;
+      }
+      TRACK(po->in_slots[i], last_use, idx);
+    }
+    for (uint32_t r2 = 0; r2 < op->n_regions; r2++) {
+      exec_plan *sub = NULL;
+      if ((st = plan_nested(pc, b, &op->regions[r2], &sub))) goto out;
+      po->regions[r2] = sub;
+      /* Values the nested region captures stay alive until this op is done. */
+      for (uint32_t c = 0; c < sub->n_captures; c++) TRACK(sub->captures[c].parent_slot, last_use, idx);
+    }
+    for (uint32_t i = 0; i < op->n_results; i++) {
+      if (!type_is_static(op->results[i].type) && op->results[i].type->kind == TY_TENSOR) {
+        st = op_error(op, SHLOC_ERR_UNSUPPORTED, "result #%u has a dynamic shape; dynamic shapes are not executed yet", i);
+        goto out;
+      }
+      if ((st = new_slot(pc, p, op->results[i].type, SLOT_FRAME, &po->out_slots[i]))) goto out;
+      TRACK(po->out_slots[i], def_op, idx);
+      if (!vmap_put(pc, &b->vals, &op->results[i], po->out_slots[i])) {
+        st = st_oom();
+        goto out;
+      }
+    }
+    if (po->kernel->prepare) {
+      exec_plan *saved = pc->cur;
+      pc->cur = p;
+      st = po->kernel->prepare(pc, op, &po->params);
+      pc->cur = saved;
+      if (st) {
+        st = st_at(st, &op->pos, op_name_cstr(op));
+        goto out;
+      }
+    }
+    idx++;
+  }
+  p->n_ops = idx;
+  /* Results never written by an op (unused) still need memory until the op ends. */
+  for (uint32_t s = 0; s < p->n_slots; s++)
+    if (p->slots[s].kind == SLOT_FRAME && s < cap && last_use[s] == UINT32_MAX) last_use[s] = def_op[s];
+  st = layout(p, def_op, last_use);
+out:
+#undef TRACK
+  free(def_op);
+  free(last_use);
+  return st;
+}
+
+shl_status plan_region(plan_ctx *pc, const shl_region *r, exec_plan **out) {
+  exec_plan *p = new_plan(pc, r);
+  if (!p) return st_oom();
+  builder b = {.plan = p};
+  ST_TRY(build(pc, &b, r));
+  *out = p;
+  return NULL;
+}
+
+shl_status plan_function(plan_ctx *pc, const shl_op *func, exec_plan **out) {
+  shl_str name = func_sym_name(func);
+  exec_plan *cached = strmap_get(&pc->funcs, name);
+  if (cached) {
+    *out = cached;
+    return NULL;
+  }
+  if (!func_body(func)) return op_error(func, SHLOC_ERR_UNSUPPORTED, "is a declaration without a body");
+  /* Insert before planning so that recursion finds it. */
+  exec_plan *p = new_plan(pc, &func->regions[0]);
+  if (!p) return st_oom();
+  if (!strmap_put(&pc->funcs, name, p)) return st_oom();
+  builder b = {.plan = p};
+  ST_TRY(build(pc, &b, &func->regions[0]));
+  *out = p;
+  return NULL;
+}

@@ -1,0 +1,75 @@
+/* Plan internals shared by the planner and the executor. */
+#ifndef SHLOC_EXEC_PLAN_H
+#define SHLOC_EXEC_PLAN_H
+
+#include "exec.h"
+#include "support/strmap.h"
+
+typedef enum { SLOT_FRAME, SLOT_CONST, SLOT_ARG, SLOT_CAPTURE } slot_kind;
+
+typedef struct {
+  const shl_type *type;
+  slot_kind kind;
+  size_t offset;     /* SLOT_FRAME: byte offset in the frame */
+  void *const_data;  /* SLOT_CONST */
+} plan_slot;
+
+typedef struct {
+  uint32_t parent_slot, slot;
+} plan_capture;
+
+struct exec_plan {
+  const shl_region *region;
+  exec_plan *parent;
+  uint32_t n_slots, cap_slots;
+  plan_slot *slots;
+  uint32_t n_args;
+  uint32_t *arg_slots;
+  uint32_t n_results;
+  uint32_t *result_slots;
+  uint32_t n_captures, cap_captures;
+  plan_capture *captures;
+  uint32_t n_ops;
+  plan_op *ops;
+  size_t frame_bytes;
+  /* Run-time state: a frame reused across invocations unless re-entered. */
+  void *frame;
+  shl_buf *bufs;
+  void *frame_spare; /* last temporary frame of a re-entered run (its results are still read) */
+  shl_buf *bufs_spare;
+  bool busy;
+  exec_plan *next_all; /* every plan of an executable, for release */
+};
+
+struct plan_ctx {
+  shloc_module *m;
+  shl_arena *arena;   /* owned by the executable */
+  shl_strmap funcs;   /* callee name -> exec_plan* (planned once per function) */
+  exec_plan *cur;     /* plan being built */
+  exec_plan *all;     /* every plan built, linked through next_all */
+  /* value -> slot of the plan that defines it, per plan being built */
+};
+
+struct exec_ctx {
+  shloc_executable *x;
+  shl_buf *slots; /* frame of the plan whose op is running (for captures) */
+  exec_plan *plan;
+};
+
+struct shloc_executable {
+  shloc_module *m;
+  const shl_op *func;
+  shl_arena arena;
+  plan_ctx pc;
+  exec_plan *main;
+};
+
+/* Plans a function body (cached per function). */
+shl_status plan_function(plan_ctx *pc, const shl_op *func, exec_plan **out);
+/* Plans a region of `op` nested in the plan currently being built. */
+shl_status plan_region(plan_ctx *pc, const shl_region *r, exec_plan **out);
+/* Runs a plan with its arguments bound; results as in exec_region. */
+shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results);
+void plan_release(exec_plan *plan);
+
+#endif
