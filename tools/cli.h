@@ -23,6 +23,15 @@ typedef struct {
 /* Splits at lines "// -----"; returns the number of chunks (caller frees *out). */
 size_t cli_split(const char *text, size_t len, bool split, cli_chunk **out);
 
+/* Input files: FILE arguments as given, directories searched for *.mlir. */
+typedef struct {
+  char **v;
+  size_t n, cap;
+} cli_paths;
+void cli_paths_add(cli_paths *l, const char *path);
+void cli_paths_sort(cli_paths *l);
+void cli_paths_free(cli_paths *l);
+
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);

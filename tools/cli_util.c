@@ -1,7 +1,9 @@
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -98,4 +100,49 @@ size_t cli_split(const char *text, size_t len, bool split, cli_chunk **out) {
   v[n++] = (cli_chunk){start, (size_t)(end - start), start_line};
   *out = v;
   return n;
+}
+
+static void paths_push(cli_paths *l, const char *p) {
+  if (l->n == l->cap) {
+    size_t ncap = l->cap ? l->cap * 2 : 64;
+    char **nv = realloc(l->v, ncap * sizeof *nv);
+    if (!nv) return;
+    l->v = nv;
+    l->cap = ncap;
+  }
+  char *d = strdup(p);
+  if (d) l->v[l->n++] = d;
+}
+
+void cli_paths_add(cli_paths *l, const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+    paths_push(l, path);
+    return;
+  }
+  DIR *d = opendir(path);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char full[4096];
+    snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+    size_t n = strlen(e->d_name);
+    if (stat(full, &sb) == 0 && S_ISDIR(sb.st_mode)) cli_paths_add(l, full);
+    else if (n > 5 && strcmp(e->d_name + n - 5, ".mlir") == 0) paths_push(l, full);
+  }
+  closedir(d);
+}
+
+static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void cli_paths_sort(cli_paths *l) {
+  if (l->n) qsort(l->v, l->n, sizeof *l->v, cmp_path);
+}
+
+void cli_paths_free(cli_paths *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  l->v = NULL;
+  l->n = l->cap = 0;
 }

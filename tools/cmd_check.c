@@ -1,50 +1,102 @@
-/* shloc check FILE: parse and verify. */
+/* shloc check FILE...: parse and verify; with --roundtrip also check that
+ * printing is a fixed point in both forms (what `make conformance` runs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "support/status.h"
+
+/* Prints m with `flags`, re-parses the text and prints it again in pretty
+ * form; *out receives that pretty text. */
+static shloc_status reprint(shloc_context *ctx, shloc_module *m, unsigned flags, char **out, size_t *out_len) {
+  char *text = NULL;
+  size_t len = 0;
+  shloc_status st = shloc_module_print(m, flags, &text, &len);
+  if (st) return st;
+  shloc_module *m2 = NULL;
+  st = shloc_module_parse(ctx, flags & SHLOC_PRINT_GENERIC ? "<generic output>" : "<pretty output>", text, len, 1, &m2);
+  if (!st) st = shloc_module_verify(m2);
+  if (!st) st = shloc_module_print(m2, 0, out, out_len);
+  if (st) {
+    char *msg = shloc_status_render(st, text, len);
+    fprintf(stderr, "re-parsing printed output failed: %s\n", msg ? msg : "");
+    free(msg);
+  }
+  shloc_module_destroy(m2);
+  free(text);
+  return st;
+}
+
+static shloc_status roundtrip(shloc_context *ctx, shloc_module *m, const char *path) {
+  char *a = NULL, *b = NULL, *g = NULL;
+  size_t al = 0, bl = 0, gl = 0;
+  shloc_status st = shloc_module_print(m, 0, &a, &al);
+  if (!st) st = reprint(ctx, m, 0, &b, &bl);
+  if (!st) st = reprint(ctx, m, SHLOC_PRINT_GENERIC, &g, &gl);
+  if (!st && (al != bl || memcmp(a, b, al) != 0))
+    st = st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, 0, 0}, NULL, "pretty output does not print back identically");
+  if (!st && (al != gl || memcmp(a, g, al) != 0))
+    st = st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, 0, 0}, NULL, "generic output does not parse back to the same module");
+  free(a);
+  free(b);
+  free(g);
+  return st;
+}
 
 int cmd_check(int argc, char **argv) {
-  const char *path = NULL;
-  bool split = false;
+  bool split = false, rt = false;
+  cli_paths paths = {0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: shloc check FILE [--split-input-file]\n\n"
-             "Parses FILE (pretty or generic MLIR; '-' reads stdin) and verifies it.\n"
-             "Exit status 0 when valid, 1 otherwise; errors go to stderr as file:line:col: error: ...\n");
+      printf("usage: shloc check [--split-input-file] [--roundtrip] FILE...|DIR...\n\n"
+             "Parses each FILE (pretty or generic MLIR; '-' reads stdin; directories are searched for\n*.mlir) and verifies it; with several files it ends with 'N passed, M failed'.\n"
+             "--roundtrip also checks that printing is a fixed point: pretty -> parse -> pretty, and\n"
+             "generic -> parse -> pretty give the same text.  Exit status 0 when everything is valid,\n"
+             "1 otherwise; errors go to stderr as file:line:col: error: ...\n");
       return 0;
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
-    else if (!path) path = argv[i];
-    else {
-      fprintf(stderr, "shloc check: unexpected argument '%s'\n", argv[i]);
-      return 2;
-    }
+    else if (strcmp(argv[i], "--roundtrip") == 0) rt = true;
+    else cli_paths_add(&paths, argv[i]);
   }
-  if (!path) {
+  if (!paths.n) {
     fprintf(stderr, "shloc check: missing FILE (see shloc check --help)\n");
     return 2;
   }
-  char *text;
-  size_t len;
-  if (!cli_read_file(path, &text, &len)) return 1;
   shloc_context *ctx = shloc_context_create();
-  cli_chunk *chunks;
-  size_t n = cli_split(text, len, split, &chunks);
-  int rc = 0;
-  for (size_t c = 0; c < n; c++) {
-    shloc_module *m;
-    shloc_status st = shloc_module_parse(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
-    if (!st) st = shloc_module_verify(m);
-    if (st) {
-      cli_report(st, text, len);
-      rc = 1;
+  int failed = 0, passed = 0;
+  for (size_t i = 0; i < paths.n; i++) {
+    const char *path = paths.v[i];
+    char *text;
+    size_t len;
+    if (!cli_read_file(path, &text, &len)) {
+      failed++;
+      continue;
     }
-    shloc_module_destroy(m);
+    /* A file holding "// -----" separators is split even without the flag
+     * when round-tripping a corpus. */
+    bool file_split = split || (rt && strstr(text, "\n// -----") != NULL);
+    cli_chunk *chunks;
+    size_t n = cli_split(text, len, file_split, &chunks);
+    bool ok = true;
+    for (size_t c = 0; c < n; c++) {
+      shloc_module *m = NULL;
+      shloc_status st = shloc_module_parse(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
+      if (!st) st = shloc_module_verify(m);
+      if (!st && rt) st = roundtrip(ctx, m, path);
+      if (st) {
+        cli_report(st, text, len);
+        ok = false;
+      }
+      shloc_module_destroy(m);
+    }
+    ok ? passed++ : failed++;
+    free(chunks);
+    free(text);
   }
-  free(chunks);
+  if (paths.n > 1) printf("%d passed, %d failed\n", passed, failed);
+  cli_paths_free(&paths);
   shloc_context_destroy(ctx);
-  free(text);
-  return rc;
+  return failed ? 1 : 0;
 }

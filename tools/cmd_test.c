@@ -1,10 +1,8 @@
 /* shloc test FILE...|DIR...: runs each module's entry function with no
  * arguments; the module checks itself through check.* ops and targets. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -56,46 +54,8 @@ static shloc_status test_chunk(shloc_context *ctx, const char *path, const cli_c
   return st;
 }
 
-typedef struct {
-  char **v;
-  size_t n, cap;
-} path_list;
-
-static void add_path(path_list *l, const char *p) {
-  if (l->n == l->cap) {
-    size_t ncap = l->cap ? l->cap * 2 : 64;
-    char **nv = realloc(l->v, ncap * sizeof *nv);
-    if (!nv) return;
-    l->v = nv;
-    l->cap = ncap;
-  }
-  l->v[l->n++] = strdup(p);
-}
-
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static void collect(path_list *l, const char *path) {
-  struct stat sb;
-  if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-    add_path(l, path);
-    return;
-  }
-  DIR *d = opendir(path);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char full[4096];
-    snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-    size_t n = strlen(e->d_name);
-    if (stat(full, &sb) == 0 && S_ISDIR(sb.st_mode)) collect(l, full);
-    else if (n > 5 && strcmp(e->d_name + n - 5, ".mlir") == 0) add_path(l, full);
-  }
-  closedir(d);
-}
-
 int cmd_test(int argc, char **argv) {
-  path_list paths = {0};
+  cli_paths paths = {0};
   bool split = false, quiet = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -108,13 +68,13 @@ int cmd_test(int argc, char **argv) {
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
     else if (strcmp(argv[i], "--quiet") == 0) quiet = true;
-    else collect(&paths, argv[i]);
+    else cli_paths_add(&paths, argv[i]);
   }
   if (!paths.n) {
     fprintf(stderr, "shloc test: no input files (see shloc test --help)\n");
     return 2;
   }
-  qsort(paths.v, paths.n, sizeof *paths.v, cmp_str);
+  cli_paths_sort(&paths);
   bool tty = isatty(2);
   size_t passed = 0, failed = 0;
   shloc_context *ctx = shloc_context_create();
@@ -151,7 +111,6 @@ int cmd_test(int argc, char **argv) {
   if (tty) fprintf(stderr, "\r\033[K");
   printf("%zu passed, %zu failed\n", passed, failed);
   shloc_context_destroy(ctx);
-  for (size_t i = 0; i < paths.n; i++) free(paths.v[i]);
-  free(paths.v);
+  cli_paths_free(&paths);
   return failed ? 1 : 0;
 }

@@ -43,10 +43,10 @@ extern "C" {
 #define XLA_FFI_API_MINOR 1
 
 typedef struct XLA_FFI_Api XLA_FFI_Api;
-typedef struct XLA_FFI_InternalApi XLA_FFI_InternalApi; /* never used by external handlers */
-typedef struct XLA_FFI_Error XLA_FFI_Error;             /* opaque */
+typedef struct XLA_FFI_InternalApi XLA_FFI_InternalApi;           /* never used by external handlers */
+typedef struct XLA_FFI_Error XLA_FFI_Error;                       /* opaque */
 typedef struct XLA_FFI_ExecutionContext XLA_FFI_ExecutionContext; /* opaque */
-typedef struct XLA_FFI_Future XLA_FFI_Future;           /* opaque */
+typedef struct XLA_FFI_Future XLA_FFI_Future;                     /* opaque */
 
 /* ---- extensions ---- */
 
@@ -223,7 +223,9 @@ typedef struct XLA_FFI_Future_SetAvailable_Args {
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_Future *future;
 } XLA_FFI_Future_SetAvailable_Args;
-enum { XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Future_SetAvailable_Args, future) };
+enum {
+  XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Future_SetAvailable_Args, future)
+};
 typedef XLA_FFI_Error *XLA_FFI_Future_SetAvailable(XLA_FFI_Future_SetAvailable_Args *args);
 
 typedef struct XLA_FFI_Future_SetError_Args {
@@ -339,7 +341,9 @@ typedef struct XLA_FFI_ExecutionContext_Get_Args {
   XLA_FFI_TypeId *type_id;
   void *data; /* out: user data the embedder attached under type_id */
 } XLA_FFI_ExecutionContext_Get_Args;
-enum { XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_ExecutionContext_Get_Args, data) };
+enum {
+  XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_ExecutionContext_Get_Args, data)
+};
 typedef XLA_FFI_Error *XLA_FFI_ExecutionContext_Get(XLA_FFI_ExecutionContext_Get_Args *args);
 
 /* ---- per-call-site state ---- */
@@ -386,7 +390,9 @@ typedef struct XLA_FFI_DeviceMemory_Allocate_Args {
   size_t alignment; /* power of two */
   void *data;       /* out */
 } XLA_FFI_DeviceMemory_Allocate_Args;
-enum { XLA_FFI_DeviceMemory_Allocate_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_DeviceMemory_Allocate_Args, data) };
+enum {
+  XLA_FFI_DeviceMemory_Allocate_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_DeviceMemory_Allocate_Args, data)
+};
 typedef XLA_FFI_Error *XLA_FFI_DeviceMemory_Allocate(XLA_FFI_DeviceMemory_Allocate_Args *args);
 
 typedef struct XLA_FFI_DeviceMemory_Free_Args {
@@ -420,7 +426,8 @@ typedef struct XLA_FFI_ThreadPool_NumThreads_Args {
   int64_t *num_threads; /* out (through the pointer) */
 } XLA_FFI_ThreadPool_NumThreads_Args;
 enum {
-  XLA_FFI_ThreadPool_NumThreads_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_ThreadPool_NumThreads_Args, num_threads)
+  XLA_FFI_ThreadPool_NumThreads_Args_STRUCT_SIZE =
+      SHLOC_FFI_SIZE_THROUGH(XLA_FFI_ThreadPool_NumThreads_Args, num_threads)
 };
 typedef XLA_FFI_Error *XLA_FFI_ThreadPool_NumThreads(XLA_FFI_ThreadPool_NumThreads_Args *args);
 
@@ -545,8 +552,8 @@ typedef struct shloc_plugin_host {
   size_t struct_size;   /* sizeof(shloc_plugin_host) in the host's build */
   uint32_t abi_version; /* SHLOC_PLUGIN_ABI_VERSION of the host */
   uint32_t reserved0;
-  void *self;              /* pass back as the first argument of every callback */
-  const XLA_FFI_Api *api;  /* the host's API table (for XLA_FFI_Error_Create) */
+  void *self;             /* pass back as the first argument of every callback */
+  const XLA_FFI_Api *api; /* the host's API table (for XLA_FFI_Error_Create) */
   /* Registers a typed FFI handler for `target` on `platform` ("cpu").  The
    * bundle's functions must answer the metadata query. */
   XLA_FFI_Error *(*register_handler)(void *self, const char *target, const char *platform,
@@ -565,18 +572,21 @@ typedef XLA_FFI_Error *shloc_plugin_register_fn(const shloc_plugin_host *host);
 /* Bytes per element of `t` (0 for TOKEN and INVALID; sub-byte types take 1). */
 static inline size_t shloc_ffi_dtype_bytes(XLA_FFI_DataType t) {
   switch (t) {
-    case XLA_FFI_DataType_S16: case XLA_FFI_DataType_U16: case XLA_FFI_DataType_F16: case XLA_FFI_DataType_BF16:
-      return 2;
-    case XLA_FFI_DataType_S32: case XLA_FFI_DataType_U32: case XLA_FFI_DataType_F32:
-      return 4;
-    case XLA_FFI_DataType_S64: case XLA_FFI_DataType_U64: case XLA_FFI_DataType_F64: case XLA_FFI_DataType_C64:
-      return 8;
-    case XLA_FFI_DataType_C128:
-      return 16;
-    case XLA_FFI_DataType_INVALID: case XLA_FFI_DataType_TOKEN:
-      return 0;
-    default:
-      return 1;
+    case XLA_FFI_DataType_S16:
+    case XLA_FFI_DataType_U16:
+    case XLA_FFI_DataType_F16:
+    case XLA_FFI_DataType_BF16: return 2;
+    case XLA_FFI_DataType_S32:
+    case XLA_FFI_DataType_U32:
+    case XLA_FFI_DataType_F32: return 4;
+    case XLA_FFI_DataType_S64:
+    case XLA_FFI_DataType_U64:
+    case XLA_FFI_DataType_F64:
+    case XLA_FFI_DataType_C64: return 8;
+    case XLA_FFI_DataType_C128: return 16;
+    case XLA_FFI_DataType_INVALID:
+    case XLA_FFI_DataType_TOKEN: return 0;
+    default: return 1;
   }
 }
 
@@ -641,22 +651,21 @@ static inline XLA_FFI_Error *shloc_ffi_answer_metadata(XLA_FFI_CallFrame *cf, XL
   return NULL;
 }
 
-/* First statement of a C handler bound to `stage`: checks the call frame size
+/* First statement of a C handler bound to `bound_stage`: checks the call frame size
  * (as XLA's own handlers do), answers the metadata query, and rejects a call
  * for another stage.  Returns from the enclosing handler when it has answered. */
-#define SHLOC_FFI_HANDLER_PROLOGUE(cf, stage)                                                                \
-  do {                                                                                                       \
-    if ((cf)->struct_size != XLA_FFI_CallFrame_STRUCT_SIZE)                                                  \
-      return shloc_ffi_errorf((cf)->api, XLA_FFI_Error_Code_INVALID_ARGUMENT,                                \
-                              "call frame size %zu, expected %d", (cf)->struct_size,                         \
-                              (int)XLA_FFI_CallFrame_STRUCT_SIZE);                                           \
-    if (shloc_ffi_is_metadata_query(cf)) {                                                                   \
-      XLA_FFI_TypeId shloc_no_state_ = {0};                                                                  \
-      return shloc_ffi_answer_metadata((cf), 0, shloc_no_state_);                                            \
-    }                                                                                                        \
-    if ((cf)->stage != (stage))                                                                              \
-      return shloc_ffi_errorf((cf)->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, "called for stage %d, bound to %d", \
-                              (int)(cf)->stage, (int)(stage));                                               \
+#define SHLOC_FFI_HANDLER_PROLOGUE(cf, bound_stage)                                                                    \
+  do {                                                                                                                 \
+    if ((cf)->struct_size != XLA_FFI_CallFrame_STRUCT_SIZE)                                                            \
+      return shloc_ffi_errorf((cf)->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, "call frame size %zu, expected %d",      \
+                              (cf)->struct_size, (int)XLA_FFI_CallFrame_STRUCT_SIZE);                                  \
+    if (shloc_ffi_is_metadata_query(cf)) {                                                                             \
+      XLA_FFI_TypeId shloc_no_state_ = {0};                                                                            \
+      return shloc_ffi_answer_metadata((cf), 0, shloc_no_state_);                                                      \
+    }                                                                                                                  \
+    if ((cf)->stage != (bound_stage))                                                                                  \
+      return shloc_ffi_errorf((cf)->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, "called for stage %d, bound to %d",      \
+                              (int)(cf)->stage, (int)(bound_stage));                                                   \
   } while (0)
 
 /* Argument / result i as a buffer, or NULL when out of range or not a buffer. */
@@ -688,8 +697,10 @@ static inline int64_t shloc_ffi_attr_find(const XLA_FFI_Attrs *attrs, const char
     int c = memcmp(n->ptr, name, common);
     if (c == 0) c = (n->len > len) - (n->len < len);
     if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return -1;
 }
@@ -723,12 +734,12 @@ static inline const XLA_FFI_Attrs *shloc_ffi_attr_dict(const XLA_FFI_Attrs *attr
 
 /* shloc_ffi_attr_get_<T>(attrs, name, &out): 1 and *out set when a scalar of
  * exactly the matching dtype exists, else 0.  (`bool` reads a PRED.) */
-#define SHLOC_FFI_SCALAR_GETTER(suffix, ctype, dtype)                                                 \
-  static inline int shloc_ffi_attr_get_##suffix(const XLA_FFI_Attrs *attrs, const char *name, ctype *out) { \
-    const XLA_FFI_Scalar *s = shloc_ffi_attr_scalar(attrs, name, dtype);                              \
-    if (!s) return 0;                                                                                 \
-    memcpy(out, s->value, sizeof *out);                                                               \
-    return 1;                                                                                         \
+#define SHLOC_FFI_SCALAR_GETTER(suffix, ctype, dtype)                                                                  \
+  static inline int shloc_ffi_attr_get_##suffix(const XLA_FFI_Attrs *attrs, const char *name, ctype *out) {            \
+    const XLA_FFI_Scalar *s = shloc_ffi_attr_scalar(attrs, name, dtype);                                               \
+    if (!s) return 0;                                                                                                  \
+    memcpy(out, s->value, sizeof *out);                                                                                \
+    return 1;                                                                                                          \
   }
 SHLOC_FFI_SCALAR_GETTER(i8, int8_t, XLA_FFI_DataType_S8)
 SHLOC_FFI_SCALAR_GETTER(i16, int16_t, XLA_FFI_DataType_S16)

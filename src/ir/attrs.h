@@ -15,7 +15,7 @@ typedef enum {
   AT_DENSE_ARRAY, /* array<i64: 1, 2> */
   AT_DENSE,       /* dense<...> : tensor<...> */
   AT_DICT,        /* {a = 1, b} */
-  AT_SYMREF,      /* @foo, @foo::@bar (text without the first '@') */
+  AT_SYMREF,      /* @foo, @foo::@bar, @"quoted" */
   AT_ENUM,        /* #stablehlo<comparison_direction LT> (dialect, name, value) */
   AT_STRUCT,      /* #stablehlo.gather<offset_dims = [1], ...> (name, fields) */
   AT_INTLIST,     /* [1, 2] inside structured attributes (no element types) */
@@ -36,7 +36,11 @@ struct shl_attr {
     bool b;
     int64_t i; /* INT (two's complement in 64 bits; ui64 as bit pattern) */
     uint64_t f_bits; /* FLOAT: bit pattern in the attribute's float type */
-    shl_str str;     /* STRING (decoded), SYMREF, OPAQUE (verbatim text) */
+    shl_str str;     /* STRING (decoded), OPAQUE (verbatim text) */
+    struct {
+      shl_str text; /* SYMREF as written: @foo, @"a b", @a::@b (same place as str) */
+      shl_str root; /* the first symbol's name, unquoted and unescaped */
+    } sym;
     struct {
       uint32_t n;
       const shl_attr *const *items;

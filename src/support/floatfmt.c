@@ -234,6 +234,10 @@ static void out_str(outbuf *o, const char *s) {
 
 int fp_format(shl_dtype t, uint64_t storage, char *buf, size_t cap) {
   outbuf o = {buf, cap, 0};
+  if (!dtype_is_float(t)) {
+    if (cap) buf[0] = 0;
+    return 0;
+  }
   fp_layout L = fp_layout_of(t);
   uint64_t p = fp_pattern_of(t, storage);
   bool zero = L.kind != FPK_E8M0 && !(p & fp__mask((unsigned)L.ebits + L.mant));

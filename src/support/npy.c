@@ -38,7 +38,7 @@ static bool descr_parse(const char *s, size_t len, char norm[8], size_t *itemsiz
   }
   if (!ok) return false;
   if (size == 1) *big_endian = false;
-  snprintf(norm, 8, "%c%c%zu", size == 1 ? '|' : '<', kind, size);
+  snprintf(norm, 8, "%c%c%u", size == 1 ? '|' : '<', kind, (unsigned)(size % 1000));
   *itemsize = size;
   return true;
 }

@@ -1,6 +1,8 @@
 /* Element semantics: the one definition of how every element type converts,
  * rounds and compares, shared by kernels, built-in targets and the C emitter's
- * output (so everything here is static inline and depends only on dtype.h).
+ * output (so it is all static inline over dtype.h, except the two bulk loops
+ * in fpconv.c).  Conversions between classes follow the StableHLO reference
+ * interpreter (APInt/APFloat), see int_convert, fp_from_i64, fp_to_int.
  *
  * Floats follow LLVM APFloat, the arithmetic of the MLIR/StableHLO reference:
  * round-to-nearest-even with subnormals; NaN payloads are truncated/extended
@@ -21,6 +23,7 @@
 #define SHLOC_SUPPORT_SCALAR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -48,7 +51,8 @@ typedef struct {
   int16_t bias;  /* exponent bias: the smallest normal exponent is 1 - bias */
 } fp_layout;
 
-/* Layout of a float dtype other than f32/f64 (those use the host types). */
+/* Layout of float dtype t.  f32/f64 are listed for classification and
+ * printing; their conversions use the host types. */
 static inline fp_layout fp_layout_of(shl_dtype t) {
   switch (t) {
     case DT_F16: return (fp_layout){10, 5, FPK_IEEE, 0, 15};
@@ -318,8 +322,8 @@ static inline uint16_t f32_to_f16(float f) {
  * is exactly a double, so this is the same as going through fp_from_f64). */
 static inline float fp_to_f32(shl_dtype t, uint64_t storage) {
   switch (t) {
-    case DT_F32:
-    case DT_TF32: return fp_bits_f32((uint32_t)storage);
+    case DT_F32: return fp_bits_f32((uint32_t)storage);
+    case DT_TF32: return fp_bits_f32((uint32_t)storage & ~0x1FFFu); /* only the tf32 bits count */
     case DT_BF16: return bf16_to_f32((uint16_t)storage);
     case DT_F16: return f16_to_f32((uint16_t)storage);
     default: return (float)fp_to_f64(t, storage);
@@ -335,6 +339,12 @@ static inline uint64_t fp_from_f32(shl_dtype t, float f) {
     default: return fp_from_f64(t, (double)f);
   }
 }
+
+/* Bulk versions for kernels that compute in f32 (fpconv.c): element i of
+ * src (storage of float dtype t) to/from dst.  f16 uses the F16C
+ * instructions when the CPU has them; the results are identical. */
+void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n);
+void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n);
 
 /* ---- ULP distance (check.expect_close) ---------------------------------- */
 
@@ -379,100 +389,87 @@ static inline uint64_t int_max(shl_dtype t) {
   return dtype_class(t) == DTC_SINT ? fp__mask(bits - 1) : fp__mask(bits);
 }
 
-/* Loads one element of integer dtype t (sign- or zero-extended, wrapped so
- * stray upper bits in a sub-byte element do not leak). */
-static inline int64_t int_load(shl_dtype t, const void *p) {
-  switch (dtype_bytes(t)) {
-    case 1: {
-      uint8_t u;
-      memcpy(&u, p, 1);
-      return int_wrap(t, u);
-    }
-    case 2: {
-      uint16_t u;
-      memcpy(&u, p, 2);
-      return int_wrap(t, u);
-    }
-    case 4: {
-      uint32_t u;
-      memcpy(&u, p, 4);
-      return int_wrap(t, u);
-    }
-    default: {
-      int64_t u;
-      memcpy(&u, p, 8);
-      return u;
-    }
+/* ---- conversions across classes (stablehlo.convert, as the reference
+ * interpreter does them with APInt/APFloat) ------------------------------- */
+
+/* Integer to integer: anything to i1 is "!= 0"; otherwise wrap (the source
+ * value sign- or zero-extended by its own type, then truncated). */
+static inline int64_t int_convert(shl_dtype to, int64_t v) {
+  return dtype_class(to) == DTC_BOOL ? v != 0 : int_wrap(to, v);
+}
+
+/* Unsigned integer (sign = 0) or the magnitude of a negative one (sign = 1)
+ * to float dtype t, rounded once to nearest-even. */
+static inline uint64_t fp_from_int_mag(shl_dtype t, bool neg, uint64_t mag) {
+  if (t == DT_F64) {
+    double d = (double)mag;
+    return fp_f64_bits(neg ? -d : d);
   }
+  if (t == DT_F32) {
+    float f = (float)mag;
+    return fp_f32_bits(neg ? -f : f);
+  }
+  if (!mag) return fp_from_f64(t, 0.0); /* integer zero is +0 */
+  fp_layout L = fp_layout_of(t);
+  int q = 0;
+  if (mag >> 63) { /* keep 63 bits plus a sticky bit for the rounding */
+    mag = (mag >> 1) | (mag & 1);
+    q = 1;
+  }
+  if (L.kind == FPK_E8M0) return neg ? 0xFF : fp__round_e8m0(mag, q);
+  return fp__round(L, neg, mag, q) << L.shift;
+}
+static inline uint64_t fp_from_u64(shl_dtype t, uint64_t v) { return fp_from_int_mag(t, false, v); }
+static inline uint64_t fp_from_i64(shl_dtype t, int64_t v) {
+  return fp_from_int_mag(t, v < 0, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+
+/* Float value (exact as a double) to integer dtype t: i1 is "!= 0" (NaN is
+ * true); otherwise truncate toward zero and saturate to t's range, NaN -> 0
+ * (APFloat::convertToInteger).  ui64 results come back as bit patterns. */
+static inline int64_t fp_to_int(shl_dtype t, double v) {
+  if (dtype_class(t) == DTC_BOOL) return v != 0;
+  if (v != v) return 0;
+  unsigned bits = dtype_bits(t);
+  if (dtype_class(t) == DTC_UINT) {
+    if (!(v >= 1.0)) return 0;
+    if (v >= (bits >= 64 ? 18446744073709551616.0 : (double)(1ull << bits))) return (int64_t)int_max(t);
+    return (int64_t)(uint64_t)v;
+  }
+  double lim = (double)(1ull << (bits - 1));
+  if (v >= lim) return (int64_t)int_max(t);
+  if (v <= -lim) return int_min(t);
+  return (int64_t)v;
+}
+
+/* Little-endian loads/stores of n <= 8 bytes (byte loops: the width comes
+ * from a table at run time, and fixed-width copies draw false bounds
+ * warnings from gcc when a caller passes a single byte). */
+static inline uint64_t scalar__load_le(const void *p, size_t n) {
+  const unsigned char *b = p;
+  uint64_t u = 0;
+  for (size_t i = 0; i < n; i++) u |= (uint64_t)b[i] << (8 * i);
+  return u;
+}
+static inline void scalar__store_le(void *p, size_t n, uint64_t u) {
+  unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) b[i] = (unsigned char)(u >> (8 * i));
+}
+
+/* Loads one element of integer dtype t (sign- or zero-extended, wrapped so
+ * stray upper bits in a sub-byte element do not leak).  For generic code;
+ * kernels use typed loops. */
+static inline int64_t int_load(shl_dtype t, const void *p) {
+  return int_wrap(t, (int64_t)scalar__load_le(p, dtype_bytes(t)));
 }
 
 /* Stores v wrapped to dtype t (i2/i4 as a sign-extended byte). */
 static inline void int_store(shl_dtype t, void *p, int64_t v) {
-  uint64_t u = (uint64_t)int_wrap(t, v);
-  switch (dtype_bytes(t)) {
-    case 1: {
-      uint8_t b = (uint8_t)u;
-      memcpy(p, &b, 1);
-      break;
-    }
-    case 2: {
-      uint16_t b = (uint16_t)u;
-      memcpy(p, &b, 2);
-      break;
-    }
-    case 4: {
-      uint32_t b = (uint32_t)u;
-      memcpy(p, &b, 4);
-      break;
-    }
-    default: memcpy(p, &u, 8); break;
-  }
+  scalar__store_le(p, dtype_bytes(t), (uint64_t)int_wrap(t, v));
 }
 
 /* Loads/stores one element of float dtype t as its storage bits. */
-static inline uint64_t fp_load(shl_dtype t, const void *p) {
-  switch (dtype_bytes(t)) {
-    case 1: {
-      uint8_t u;
-      memcpy(&u, p, 1);
-      return u;
-    }
-    case 2: {
-      uint16_t u;
-      memcpy(&u, p, 2);
-      return u;
-    }
-    case 4: {
-      uint32_t u;
-      memcpy(&u, p, 4);
-      return u;
-    }
-    default: {
-      uint64_t u;
-      memcpy(&u, p, 8);
-      return u;
-    }
-  }
-}
-static inline void fp_store(shl_dtype t, void *p, uint64_t storage) {
-  switch (dtype_bytes(t)) {
-    case 1: {
-      uint8_t b = (uint8_t)storage;
-      memcpy(p, &b, 1);
-      break;
-    }
-    case 2: {
-      uint16_t b = (uint16_t)storage;
-      memcpy(p, &b, 2);
-      break;
-    }
-    case 4: {
-      uint32_t b = (uint32_t)storage;
-      memcpy(p, &b, 4);
-      break;
-    }
-    default: memcpy(p, &storage, 8); break;
-  }
-}
+static inline uint64_t fp_load(shl_dtype t, const void *p) { return scalar__load_le(p, dtype_bytes(t)); }
+static inline void fp_store(shl_dtype t, void *p, uint64_t storage) { scalar__store_le(p, dtype_bytes(t), storage); }
 
 #endif

@@ -69,6 +69,7 @@ static bool scan_string(shl_lexer *lx) {
         escaped_quote = true;
         break;
       }
+      if (bs[1] == '\n') return false;
       s = bs + 2;
     }
     if (!escaped_quote) {
@@ -239,4 +240,27 @@ long lexer_decode_string(shl_str quoted, char *out) {
     }
   }
   return n;
+}
+
+bool lexer_int_value(shl_str text, uint64_t *out) {
+  const char *p = text.p, *end = text.p + text.n;
+  uint64_t v = 0;
+  if (text.n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+    for (p += 2; p < end; p++) {
+      int h = hexval((unsigned char)*p);
+      if (h < 0 || v >> 60) return false;
+      v = v << 4 | (uint64_t)h;
+    }
+  } else {
+    /* Decimal, leading zeros included (MLIR has no octal literals). */
+    if (p == end) return false;
+    for (; p < end; p++) {
+      if (*p < '0' || *p > '9') return false;
+      uint64_t d = (uint64_t)(*p - '0');
+      if (v > (UINT64_MAX - d) / 10) return false;
+      v = v * 10 + d;
+    }
+  }
+  *out = v;
+  return true;
 }

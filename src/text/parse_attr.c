@@ -1,32 +1,24 @@
 /* Attributes: scalars, strings, arrays, dictionaries, symbol references,
  * types, array<T: ...>, the #stablehlo structured and enum attributes, and
  * opaque dialect attributes (kept verbatim). */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "parser.h"
 #include "support/scalar.h"
 
-shl_status parse_dense_literal(shl_parser *p, const shl_type *type_hint, const shl_attr **out);
-
 static shl_attr *new_attr(shl_parser *p, shl_attr_kind k) { return attr_new(p->a, k); }
 
 /* Converts a numeric literal token (with sign) into the storage bits of dt. */
 shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits);
 shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits) {
-  char buf[128];
-  if (t->text.n >= sizeof buf) return parse_error_at(p, t, "numeric literal too long");
-  memcpy(buf, t->text.p, t->text.n);
-  buf[t->text.n] = 0;
-  bool is_hex = t->kind == TK_INT && t->text.n > 2 && buf[1] == 'x';
+  bool is_hex = t->kind == TK_INT && t->text.n > 2 && t->text.p[1] == 'x';
   if (dtype_is_float(dt) || dtype_is_complex(dt)) {
     shl_dtype fdt = dt == DT_C64 ? DT_F32 : dt == DT_C128 ? DT_F64 : dt;
     if (is_hex) {
       /* A hex integer for a float type is its bit pattern. */
-      errno = 0;
-      unsigned long long v = strtoull(buf, NULL, 16);
-      if (errno || neg) return parse_error_at(p, t, "invalid hexadecimal float literal");
+      uint64_t v;
+      if (!lexer_int_value(t->text, &v) || neg) return parse_error_at(p, t, "invalid hexadecimal float literal");
       unsigned bits_w = (unsigned)dtype_bytes(fdt) * 8;
       if (bits_w < 64 && (v >> bits_w)) return parse_error_at(p, t, "hexadecimal float literal too wide for %s", dtype_name(fdt));
       *bits = v;
@@ -40,6 +32,11 @@ shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtyp
       *bits = fp_from_f64(fdt, neg ? -v : v);
       return NULL;
     }
+    if (t->kind != TK_INT && t->kind != TK_FLOAT) return parse_error_at(p, t, "expected floating point literal");
+    char buf[128];
+    if (t->text.n >= sizeof buf) return parse_error_at(p, t, "numeric literal too long");
+    memcpy(buf, t->text.p, t->text.n);
+    buf[t->text.n] = 0;
     if (fdt == DT_F32) {
       float f = strtof(buf, NULL);
       uint32_t u;
@@ -66,9 +63,8 @@ shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtyp
     return parse_error_at(p, t, "expected integer literal");
   }
   if (t->kind != TK_INT) return parse_error_at(p, t, "expected integer literal for %s", dtype_name(dt));
-  errno = 0;
-  unsigned long long v = strtoull(buf, NULL, 0);
-  if (errno) return parse_error_at(p, t, "integer literal out of range");
+  uint64_t v;
+  if (!lexer_int_value(t->text, &v)) return parse_error_at(p, t, "integer literal out of range");
   unsigned w = dtype_bits(dt);
   if (dt == DT_I1) {
     if (neg ? v > 1 : v > 1) return parse_error_at(p, t, "integer literal out of range for i1");
@@ -297,9 +293,6 @@ static shl_status struct_fields(shl_parser *p, shl_attr *a) {
       if (tok_punct(&vt, '[')) {
         ST_TRY(p_int_list(p, false, &val));
       } else if (vt.kind == TK_INT || tok_punct(&vt, '-')) {
-        /* Bare integers in structured attributes carry no type. */
-        const char *save = p->lx.p;
-        (void)save;
         ST_TRY(p_attr(p, &val));
       } else {
         ST_TRY(p_attr(p, &val));
@@ -504,7 +497,8 @@ shl_status p_attr(shl_parser *p, const shl_attr **out) {
       shl_dtype dt = ty ? ty->dtype : DT_I64;
       unsigned w = dtype_bits(dt);
       if (dtype_class(dt) == DTC_SINT && w < 64 && (bits >> (w - 1)) & 1) v = (int64_t)(bits | (~0ull << w));
-      a = attr_int(p->a, ty, v);
+      /* `1 : i1` is the boolean true, as in MLIR (and it prints as `true`). */
+      a = dt == DT_I1 ? attr_bool(p->a, bits & 1) : attr_int(p->a, ty, v);
     }
   } else if (t.kind == TK_STRING) {
     shl_str s;
@@ -556,7 +550,7 @@ shl_status p_attr(shl_parser *p, const shl_attr **out) {
       a->u.dict.items = items;
     }
   } else if (t.kind == TK_AT_ID) {
-    const char *start = t.text.p;
+    const char *start = t.text.p, *end = t.text.p + t.text.n;
     p_next(p);
     /* Nested references @a::@b */
     while (tok_punct(p_tok(p), ':') && p->lx.p < p->lx.end && *p->lx.p == ':') {
@@ -566,13 +560,24 @@ shl_status p_attr(shl_parser *p, const shl_attr **out) {
         st = parse_error(p, "expected '@' after '::'");
         goto done;
       }
+      end = p_tok(p)->text.p + p_tok(p)->text.n;
       p_next(p);
     }
-    const char *end = p->lx.tok.text.p;
-    /* Trim whitespace before the next token. */
-    while (end > start && (end[-1] == ' ' || end[-1] == '\n' || end[-1] == '\t' || end[-1] == '\r')) end--;
     a = new_attr(p, AT_SYMREF);
-    if (a) a->u.str = (shl_str){start, (size_t)(end - start)};
+    if (a) {
+      a->u.sym.text = (shl_str){start, (size_t)(end - start)};
+      shl_str root = {t.text.p + 1, t.text.n - 1};
+      if (root.n && root.p[0] == '"') {
+        char *buf = arena_alloc(p->a, root.n);
+        long n = buf ? lexer_decode_string(root, buf) : -1;
+        if (n < 0) {
+          st = buf ? parse_error_at(p, &t, "invalid escape in symbol name") : st_oom();
+          goto done;
+        }
+        root = (shl_str){buf, (size_t)n};
+      }
+      a->u.sym.root = root;
+    }
   } else if (t.kind == TK_HASH_ID) {
     st = hash_attr(p, out);
     goto done;

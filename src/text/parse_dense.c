@@ -14,11 +14,11 @@ typedef struct {
 } elem_tok;
 
 typedef struct {
-  elem_tok *v;
+  elem_tok *v; /* scalars; a complex element contributes two */
   size_t n, cap;
+  size_t n_elems;    /* elements (scalars or (re, im) pairs) */
   int64_t shape[64]; /* sizes seen per nesting level, -1 = unknown yet */
   int depth_max;     /* nesting depth of scalars (-1 = unset) */
-  bool complex_pairs;
 } dense_lit;
 
 static shl_status push(shl_parser *p, dense_lit *d, const shl_token *t, bool neg) {
@@ -50,8 +50,8 @@ static shl_status scalar(shl_parser *p, dense_lit *d) {
 
 /* One element: scalar or (re, im). */
 static shl_status element(shl_parser *p, dense_lit *d) {
+  d->n_elems++;
   if (p_punct(p, '(')) {
-    d->complex_pairs = true;
     ST_TRY(scalar(p, d));
     ST_TRY(p_expect(p, ','));
     ST_TRY(scalar(p, d));
@@ -88,28 +88,34 @@ static shl_status list(shl_parser *p, dense_lit *d, int level) {
   return NULL;
 }
 
-static int hexval(unsigned char c) {
-  static const signed char tbl[256] = {
-      ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-      ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-      ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
-  return tbl[c] - 1;
-}
+/* Nibble value + 1 of a hex digit, 0 for anything else. */
+static const uint8_t hex_tbl[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
-/* Decodes "0x..." into bytes; returns false on a bad digit. */
+/* Decodes 2 * nbytes hex digits into bytes; returns false on a bad digit.
+ * Validity is accumulated and checked once per chunk to keep the loop
+ * branch-free (this is the hot path for large constants). */
 static bool hex_decode(const char *s, size_t nbytes, uint8_t *out) {
-  for (size_t i = 0; i < nbytes; i++) {
-    int h = hexval((unsigned char)s[2 * i]), l = hexval((unsigned char)s[2 * i + 1]);
-    if ((h | l) < 0) return false;
-    out[i] = (uint8_t)(h << 4 | l);
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < nbytes) {
+    size_t stop = nbytes - i > 4096 ? i + 4096 : nbytes;
+    unsigned bad = 0;
+    for (; i < stop; i++) {
+      unsigned h = hex_tbl[u[2 * i]], l = hex_tbl[u[2 * i + 1]];
+      bad |= (h - 1) | (l - 1); /* a 0 entry wraps around to set high bits */
+      out[i] = (uint8_t)((h - 1) << 4 | (l - 1));
+    }
+    if (bad > 15) return false;
   }
   return true;
 }
 
 static bool all_equal(const uint8_t *data, size_t n, size_t sz) {
-  for (size_t i = 1; i < n; i++)
-    if (memcmp(data, data + i * sz, sz) != 0) return false;
-  return true;
+  /* Equal elements <=> the bytes are periodic with period sz. */
+  return n < 2 || memcmp(data, data + sz, (n - 1) * sz) == 0;
 }
 
 static shl_status finish(shl_parser *p, const shl_type *ty, uint8_t *data, size_t count, size_t sz,
@@ -123,6 +129,52 @@ static shl_status finish(shl_parser *p, const shl_type *ty, uint8_t *data, size_
   a->u.dense.splat = count == 1;
   *out = a;
   return NULL;
+}
+
+/* dense<"0x..."> : the raw little-endian storage of all elements, or of one
+ * element for a splat.  As in MLIR, i1 data is bit-packed (least significant
+ * bit first) and an i1 splat is the single byte 00 or FF. */
+static shl_status hex_literal(shl_parser *p, const shl_token *hex, const shl_type *ty, size_t count,
+                              const shl_attr **out) {
+  shl_dtype dt = type_storage_dtype(ty);
+  size_t sz = dtype_bytes(dt);
+  shl_str s = {hex->text.p + 1, hex->text.n - 2};
+  if (s.n < 2 || s.p[0] != '0' || (s.p[1] != 'x' && s.p[1] != 'X'))
+    return parse_error_at(p, hex, "dense string literal must be hexadecimal \"0x...\"");
+  size_t nbytes = (s.n - 2) / 2;
+  size_t want = dt == DT_I1 ? count / 8 + (count % 8 != 0) : sz * count;
+  /* i1 blobs come bit-packed (what MLIR prints) or one byte per element. */
+  bool i1_bytes = dt == DT_I1 && nbytes == count && nbytes != want;
+  if ((s.n - 2) % 2 || (nbytes != want && nbytes != sz && !i1_bytes))
+    return parse_error_at(p, hex, "hex data has %zu bytes; the type needs %zu (or %zu for a splat)", nbytes, want, sz);
+  uint8_t *raw = arena_alloc(p->a, nbytes ? nbytes : 1);
+  if (!raw) return st_oom();
+  if (!hex_decode(s.p + 2, nbytes, raw)) return parse_error_at(p, hex, "invalid hex digit in dense literal");
+  if (i1_bytes) {
+    for (size_t i = 0; i < count; i++) raw[i] = raw[i] != 0;
+    return finish(p, ty, raw, count, 1, out);
+  }
+  if (dt == DT_I1) {
+    if (nbytes != want) {
+      if (raw[0] != 0 && raw[0] != 0xFF) return parse_error_at(p, hex, "an i1 splat must be 0x00 or 0xFF");
+      raw[0] &= 1;
+      return finish(p, ty, raw, 1, 1, out);
+    }
+    uint8_t *bools = arena_alloc(p->a, count ? count : 1);
+    if (!bools) return st_oom();
+    for (size_t i = 0; i < count; i++) bools[i] = (raw[i / 8] >> (i % 8)) & 1;
+    return finish(p, ty, bools, count, 1, out);
+  }
+  unsigned w = dtype_bits(dt);
+  if (w < 8) {
+    /* Sub-byte elements: only the low w bits are data; store them the way
+     * list literals are stored (sign-extended for signed types). */
+    for (size_t i = 0; i < nbytes; i++) {
+      uint64_t bits = raw[i] & ((1u << w) - 1);
+      store_bits(raw + i, dt, bits);
+    }
+  }
+  return finish(p, ty, raw, nbytes / sz, sz, out);
 }
 
 shl_status p_dense(shl_parser *p, const shl_attr **out) {
@@ -162,27 +214,7 @@ shl_status p_dense(shl_parser *p, const shl_attr **out) {
     goto out;
   }
   if (hex.kind) {
-    shl_str s = {hex.text.p + 1, hex.text.n - 2};
-    if (s.n < 2 || s.p[0] != '0' || (s.p[1] != 'x' && s.p[1] != 'X')) {
-      st = parse_error_at(p, &hex, "dense string literal must be hexadecimal \"0x...\"");
-      goto out;
-    }
-    size_t nbytes = (s.n - 2) / 2;
-    if ((s.n - 2) % 2 || (nbytes != sz * (size_t)count && nbytes != sz)) {
-      st = parse_error_at(p, &hex, "hex data has %zu bytes; %s needs %zu (or %zu for a splat)", nbytes, "the type",
-                          sz * (size_t)count, sz);
-      goto out;
-    }
-    uint8_t *data = arena_alloc(p->a, nbytes ? nbytes : 1);
-    if (!data) {
-      st = st_oom();
-      goto out;
-    }
-    if (!hex_decode(s.p + 2, nbytes, data)) {
-      st = parse_error_at(p, &hex, "invalid hex digit in dense literal");
-      goto out;
-    }
-    st = finish(p, ty, data, nbytes / (sz ? sz : 1), sz, out);
+    st = hex_literal(p, &hex, ty, (size_t)count, out);
     goto out;
   }
   if (empty) {
@@ -195,11 +227,11 @@ shl_status p_dense(shl_parser *p, const shl_attr **out) {
   }
   bool cplx = dtype_is_complex(dt);
   size_t per = cplx ? 2 : 1;
-  if (d.complex_pairs != cplx && d.n) {
+  if (d.n != d.n_elems * per) {
     st = parse_error_at(p, &at, cplx ? "complex tensor needs (re, im) elements" : "complex literal for a non-complex type");
     goto out;
   }
-  size_t n_elems = d.n / per;
+  size_t n_elems = d.n_elems;
   if (is_list) {
     /* The nesting must match the type's shape exactly. */
     int rank = ty->rank;

@@ -43,6 +43,7 @@ static shl_status element_after_prefix(shl_parser *p, const shl_type **out);
 /* Scans "2x?x3x" directly from the characters after "tensor<". */
 static shl_status tensor_type(shl_parser *p, const shl_type **out) {
   shl_lexer *lx = &p->lx;
+  shl_token at = lx->tok; /* 'tensor' */
   const char *c = lx->p, *end = lx->end;
   if (c >= end || *c != '<') return parse_error(p, "expected '<' after 'tensor'");
   c++;
@@ -54,7 +55,7 @@ static shl_status tensor_type(shl_parser *p, const shl_type **out) {
   for (;;) {
     while (c < end && (*c == ' ')) c++;
     int64_t d;
-    if (c < end && *c == '*') {
+    if (c < end && *c == '*' && rank == 0) {
       unranked = true;
       c++;
     } else if (c < end && *c == '?') {
@@ -99,8 +100,9 @@ static shl_status tensor_type(shl_parser *p, const shl_type **out) {
   }
   lexer_seek(lx, c, lx->line, lx->line_start);
   if (overflow || count > p->limits->max_elements)
-    return parse_error(p, "tensor type has more elements than the limit of %llu",
-                       (unsigned long long)p->limits->max_elements);
+    return st_error(SHLOC_ERR_LIMIT, &(shl_srcpos){lx->file, at.line, at.col}, NULL,
+                    "tensor type has more elements than the limit of %llu",
+                    (unsigned long long)p->limits->max_elements);
   const shl_type *elem;
   ST_TRY(element_after_prefix(p, &elem));
   shl_type *t = new_type(p, TY_TENSOR);

@@ -3,7 +3,6 @@
  * pretty forms live in their own files. */
 #include "parser.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -101,13 +100,8 @@ shl_status p_int(shl_parser *p, int64_t *out) {
   bool neg = p_punct(p, '-');
   shl_token t = *p_tok(p);
   if (t.kind != TK_INT) return parse_error(p, "expected integer");
-  errno = 0;
-  char buf[32];
-  if (t.text.n >= sizeof buf) return parse_error(p, "integer literal too large");
-  memcpy(buf, t.text.p, t.text.n);
-  buf[t.text.n] = 0;
-  unsigned long long v = strtoull(buf, NULL, 0);
-  if (errno || (!neg && v > INT64_MAX) || (neg && v > (unsigned long long)INT64_MAX + 1))
+  uint64_t v;
+  if (!lexer_int_value(t.text, &v) || (!neg && v > INT64_MAX) || (neg && v > (uint64_t)INT64_MAX + 1))
     return parse_error(p, "integer literal out of range");
   *out = neg ? (int64_t)(0 - v) : (int64_t)v;
   p_next(p);
@@ -359,16 +353,27 @@ shl_status os_result(shl_parser *p, op_state *os, const shl_type *t) {
   return NULL;
 }
 
+/* Duplicates are found once, when finish_op sorts the list. */
 shl_status os_attr_s(shl_parser *p, op_state *os, shl_str name, const shl_attr *a, bool is_prop) {
-  for (uint32_t i = 0; i < os->n_attrs; i++)
-    if (str_eq(os->attrs[i].name, name))
-      return parse_error(p, "duplicate attribute '%.*s'", (int)name.n, name.p);
   GROW(p, os->attrs, os->n_attrs, os->cap_attrs);
   os->attrs[os->n_attrs++] = (shl_named_attr){name, a, is_prop};
   return NULL;
 }
 
 static bool is_discardable(shl_str name) { return memchr(name.p, '.', name.n) != NULL; }
+
+/* Adds a parsed dictionary (an arena array the op may keep); is_prop < 0
+ * means "inherent unless the name has a dialect prefix". */
+static shl_status os_attr_items(shl_parser *p, op_state *os, shl_named_attr *items, uint32_t n, int is_prop) {
+  for (uint32_t i = 0; i < n; i++) items[i].is_prop = is_prop < 0 ? !is_discardable(items[i].name) : is_prop;
+  if (!os->n_attrs) {
+    os->attrs = items;
+    os->n_attrs = os->cap_attrs = n;
+    return NULL;
+  }
+  for (uint32_t i = 0; i < n; i++) ST_TRY(os_attr_s(p, os, items[i].name, items[i].attr, items[i].is_prop));
+  return NULL;
+}
 
 shl_status os_attr(shl_parser *p, op_state *os, const char *name, const shl_attr *a) {
   shl_str s = str_of(name);
@@ -404,8 +409,7 @@ shl_status p_attr_dict(shl_parser *p, op_state *os) {
   shl_named_attr *items;
   uint32_t n;
   ST_TRY(p_dict_items(p, &items, &n));
-  for (uint32_t i = 0; i < n; i++) ST_TRY(os_attr_s(p, os, items[i].name, items[i].attr, !is_discardable(items[i].name)));
-  return NULL;
+  return os_attr_items(p, os, items, n, -1);
 }
 
 shl_status p_type_list(shl_parser *p, const shl_type ***out, uint32_t *n) {
@@ -529,7 +533,7 @@ shl_status parse_generic(shl_parser *p, op_state *os) {
     shl_named_attr *items;
     uint32_t n;
     ST_TRY(p_dict_items(p, &items, &n));
-    for (uint32_t i = 0; i < n; i++) ST_TRY(os_attr_s(p, os, items[i].name, items[i].attr, true));
+    ST_TRY(os_attr_items(p, os, items, n, 1));
     ST_TRY(p_expect(p, '>'));
   }
   if (tok_punct(p_tok(p), '(')) {
@@ -548,7 +552,7 @@ shl_status parse_generic(shl_parser *p, op_state *os) {
     shl_named_attr *items;
     uint32_t n;
     ST_TRY(p_dict_items(p, &items, &n));
-    for (uint32_t i = 0; i < n; i++) ST_TRY(os_attr_s(p, os, items[i].name, items[i].attr, false));
+    ST_TRY(os_attr_items(p, os, items, n, 0));
   }
   ST_TRY(p_expect(p, ':'));
   shl_token at = *p_tok(p);
@@ -581,9 +585,12 @@ static shl_status parse_op(shl_parser *p, shl_block *b) {
       p_next(p);
       uint32_t count = 1;
       if (p_punct(p, ':')) {
+        shl_token ct = *p_tok(p);
         int64_t c;
         ST_TRY(p_int(p, &c));
-        if (c < 1 || c > 1000000) return parse_error(p, "invalid result count");
+        /* Bounds the results a pretty form may replicate (`%r:N = op ... : T`). */
+        if (c < 1 || (uint64_t)n_expected + (uint64_t)c > 1000000)
+          return parse_error_at(p, &ct, "invalid result count");
         count = (uint32_t)c;
       }
       if (n_groups == cap_groups) {
@@ -681,25 +688,42 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
   return NULL;
 }
 
+/* Appends b to r with a doubling capacity, so that regions with many blocks
+ * stay linear in time and memory. */
+static shl_status add_block(shl_parser *p, shl_region *r, uint32_t *cap, shl_block *b) {
+  if (r->n_blocks == *cap) {
+    uint32_t ncap = *cap ? *cap * 2 : 4;
+    shl_block **nb = ARENA_ARRAY(p->a, shl_block *, ncap);
+    if (!nb) return OOM();
+    if (r->n_blocks) memcpy(nb, r->blocks, r->n_blocks * sizeof *nb);
+    r->blocks = nb;
+    *cap = ncap;
+  }
+  r->blocks[r->n_blocks++] = b;
+  b->region = r;
+  return NULL;
+}
+
 shl_status p_region(shl_parser *p, shl_region *r, shl_block *entry) {
   ST_TRY(p_expect(p, '{'));
   ST_TRY(p_nest_enter(p));
   bool own_scope = entry == NULL;
   if (own_scope) ST_TRY(p_scope_push(p, false));
+  uint32_t cap = r->n_blocks;
   shl_block *b = entry;
   if (!b && p_tok(p)->kind != TK_CARET_ID && !tok_punct(p_tok(p), '}')) {
     b = block_create(p->a, 0, NULL);
     if (!b) return OOM();
   }
   if (b) {
-    if (!region_append_block(p->a, r, b)) return OOM();
+    ST_TRY(add_block(p, r, &cap, b));
     ST_TRY(p_block_ops(p, b));
   }
   while (p_tok(p)->kind == TK_CARET_ID) {
     if (entry && r->n_blocks == 1 && !b->first)
       return parse_error(p, "unexpected block label: this region's arguments are declared by the op");
     ST_TRY(block_header(p, &b));
-    if (!region_append_block(p->a, r, b)) return OOM();
+    ST_TRY(add_block(p, r, &cap, b));
     ST_TRY(p_block_ops(p, b));
   }
   ST_TRY(p_expect(p, '}'));
@@ -712,6 +736,8 @@ shl_status p_region(shl_parser *p, shl_region *r, shl_block *entry) {
 
 static shl_status alias_def(shl_parser *p) {
   shl_token name = *p_tok(p);
+  if (strmap_get(name.kind == TK_BANG_ID ? &p->type_aliases : &p->attr_aliases, name.text))
+    return parse_error(p, "redefinition of alias '%.*s'", (int)name.text.n, name.text.p);
   p_next(p);
   ST_TRY(p_expect(p, '='));
   if (name.kind == TK_BANG_ID) {

@@ -183,24 +183,10 @@ shl_status parse_custom_call(shl_parser *p, op_state *os) {
 
 static const char *const custom_call_elide[] = {"call_target_name", NULL};
 
-/* Prints `@name` or `@"name"` when it is not a plain identifier. */
-static void pr_symbol(shl_printer *pr, shl_str s) {
-  bool plain = s.n > 0;
-  for (size_t i = 0; i < s.n; i++) {
-    char c = s.p[i];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-          (i && ((c >= '0' && c <= '9') || c == '.' || c == '$' || c == '-'))))
-      plain = false;
-  }
-  pr_puts(pr, "@");
-  if (plain) pr_str(pr, s);
-  else pr_string_lit(pr, s);
-}
-
 void print_custom_call(shl_printer *pr, const shl_op *op) {
   pr_puts(pr, "stablehlo.custom_call ");
   const shl_attr *t = op_attr(op, "call_target_name");
-  pr_symbol(pr, t && t->kind == AT_STRING ? t->u.str : (shl_str){"", 0});
+  pr_symbol_name(pr, t && t->kind == AT_STRING ? t->u.str : (shl_str){"", 0});
   pr_puts(pr, "(");
   pr_values(pr, op->operands, op->n_operands);
   pr_puts(pr, ")");
@@ -277,3 +263,43 @@ shl_status parse_optimization_barrier(shl_parser *p, op_state *os) {
 }
 
 void print_optimization_barrier(shl_printer *pr, const shl_op *op) { print_return(pr, op); }
+
+/* stablehlo.complex %re, %im : tensor<...xcomplex<T>>  (operands have element type T) */
+static const shl_type *complex_part_type(shl_parser *p, const shl_type *t) {
+  if (t->kind != TY_TENSOR || !dtype_is_complex(t->dtype)) return NULL;
+  shl_type *r = ARENA_NEW(p->a, shl_type);
+  if (!r) return NULL;
+  *r = *t;
+  r->dtype = t->dtype == DT_C64 ? DT_F32 : DT_F64;
+  return r;
+}
+
+shl_status parse_complex(shl_parser *p, op_state *os) {
+  ST_TRY(p_operands(p, os, false));
+  ST_TRY(p_attr_dict(p, os));
+  ST_TRY(p_expect(p, ':'));
+  if (tok_punct(p_tok(p), '(')) return p_functional_type(p, os);
+  shl_token at = *p_tok(p);
+  const shl_type *t;
+  ST_TRY(p_type(p, &t));
+  const shl_type *part = complex_part_type(p, t);
+  if (!part) return parse_error_at(p, &at, "expected a complex tensor type");
+  for (uint32_t i = 0; i < os->n_operands; i++) ST_TRY(p_check_operand_type(p, os, i, part, &at));
+  return os_result(p, os, t);
+}
+
+void print_complex(shl_printer *pr, const shl_op *op) {
+  name_and_operands(pr, op);
+  pr_attr_dict(pr, op, NULL);
+  pr_puts(pr, " : ");
+  const shl_type *r = op->results[0].type;
+  bool short_form = op->n_operands == 2 && r->kind == TY_TENSOR;
+  for (uint32_t i = 0; short_form && i < 2; i++) {
+    const shl_type *t = op->operands[i]->type;
+    short_form = t->kind == TY_TENSOR && t->rank == r->rank && t->dtype == (r->dtype == DT_C64 ? DT_F32 : DT_F64) &&
+                 (r->rank <= 0 || memcmp(t->dims, r->dims, (size_t)r->rank * sizeof *r->dims) == 0) && !t->encoding &&
+                 !r->encoding;
+  }
+  if (short_form) pr_type(pr, r);
+  else pr_functional_type(pr, op);
+}

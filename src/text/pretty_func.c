@@ -30,8 +30,8 @@ void print_module(shl_printer *pr, const shl_op *op) {
   pr_puts(pr, "module");
   const shl_attr *name = op_attr(op, "sym_name");
   if (name && name->kind == AT_STRING) {
-    pr_puts(pr, " @");
-    pr_str(pr, name->u.str);
+    pr_puts(pr, " ");
+    pr_symbol_name(pr, name->u.str);
   }
   bool has_attrs = false;
   for (uint32_t i = 0; i < op->n_attrs; i++)
@@ -194,8 +194,7 @@ void print_func(shl_printer *pr, const shl_op *op) {
     pr_str(pr, vis->u.str);
     pr_puts(pr, " ");
   }
-  pr_puts(pr, "@");
-  pr_str(pr, func_sym_name(op));
+  pr_symbol_name(pr, func_sym_name(op));
   const shl_type *ft = func_type(op);
   const shl_attr *arg_attrs = op_attr(op, "arg_attrs"), *res_attrs = op_attr(op, "res_attrs");
   const shl_block *body = func_body(op);
@@ -271,10 +270,8 @@ void print_return(shl_printer *pr, const shl_op *op) {
 
 shl_status parse_call(shl_parser *p, op_state *os) {
   if (p_tok(p)->kind != TK_AT_ID) return parse_error(p, "expected callee symbol");
-  shl_attr *callee = attr_new(p->a, AT_SYMREF);
-  if (!callee) return st_oom();
-  callee->u.str = p_tok(p)->text;
-  p_next(p);
+  const shl_attr *callee;
+  ST_TRY(p_attr(p, &callee));
   ST_TRY(os_attr_s(p, os, str_of("callee"), callee, true));
   ST_TRY(p_expect(p, '('));
   if (!p_punct(p, ')')) {

@@ -242,6 +242,20 @@ void pr_values(shl_printer *pr, shl_value *const *vs, uint32_t n) {
   }
 }
 
+/* Prints `@name` or `@"name"` when it is not a plain identifier. */
+void pr_symbol_name(shl_printer *pr, shl_str s) {
+  bool plain = s.n > 0;
+  for (size_t i = 0; i < s.n; i++) {
+    char c = s.p[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+          (i && ((c >= '0' && c <= '9') || c == '.' || c == '$' || c == '-'))))
+      plain = false;
+  }
+  pr_puts(pr, "@");
+  if (plain) pr_str(pr, s);
+  else pr_string_lit(pr, s);
+}
+
 /* ------------------------------------------------------------------ types */
 
 void pr_elem_type(shl_printer *pr, const shl_type *t) {
@@ -310,7 +324,8 @@ void pr_string_lit(shl_printer *pr, shl_str s) {
   pr_putn(pr, "\"", 1);
   for (size_t i = 0; i < s.n; i++) {
     unsigned char c = (unsigned char)s.p[i];
-    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f) pr_printf(pr, "\\%02X", c);
+    if (c == '\\') pr_putn(pr, "\\\\", 2);
+    else if (c == '"' || c < 0x20 || c >= 0x7f) pr_printf(pr, "\\%02X", c);
     else pr_putn(pr, (const char *)&c, 1);
   }
   pr_putn(pr, "\"", 1);
@@ -365,6 +380,39 @@ static void pr_element(shl_printer *pr, shl_dtype dt, const uint8_t *p) {
   pr_scalar(pr, dt, load_bits(p, dtype_bytes(dt)));
 }
 
+/* "0x..." with the storage of every element, as MLIR prints large
+ * constants: i1 is bit-packed (least significant bit first) and sub-byte
+ * elements keep only their low bits. */
+static void pr_dense_hex(shl_printer *pr, shl_dtype dt, const uint8_t *d, size_t count, size_t nbytes) {
+  static const char hx[] = "0123456789ABCDEF";
+  unsigned w = dtype_bits(dt);
+  if (dt == DT_I1) nbytes = count / 8 + (count % 8 != 0);
+  reserve(pr, 2 * nbytes + 4);
+  if (pr->oom) return;
+  char *o = pr->buf + pr->len;
+  *o++ = '"';
+  *o++ = '0';
+  *o++ = 'x';
+  if (dt == DT_I1) {
+    for (size_t i = 0; i < nbytes; i++) {
+      unsigned byte = 0;
+      for (size_t b = 0; b < 8 && i * 8 + b < count; b++) byte |= (unsigned)(d[i * 8 + b] & 1) << b;
+      o[2 * i] = hx[byte >> 4];
+      o[2 * i + 1] = hx[byte & 15];
+    }
+  } else {
+    unsigned mask = w < 8 ? (1u << w) - 1 : 0xFF;
+    for (size_t i = 0; i < nbytes; i++) {
+      unsigned byte = d[i] & mask;
+      o[2 * i] = hx[byte >> 4];
+      o[2 * i + 1] = hx[byte & 15];
+    }
+  }
+  o[2 * nbytes] = '"';
+  pr->len += 2 * nbytes + 4;
+  pr->buf[pr->len] = 0;
+}
+
 static void pr_dense_body(shl_printer *pr, const shl_attr *a) {
   const shl_type *t = a->type;
   shl_dtype dt = type_storage_dtype(t);
@@ -376,31 +424,8 @@ static void pr_dense_body(shl_printer *pr, const shl_attr *a) {
     return;
   }
   if (count == 0) return;
-  if (count > 100) {
-    static const char hx[] = "0123456789ABCDEF";
-    pr_puts(pr, "\"0x");
-    if (dt == DT_I1) {
-      /* i1 blobs are bit-packed, least significant bit first. */
-      size_t nb = ((size_t)count + 7) / 8;
-      for (size_t i = 0; i < nb; i++) {
-        unsigned byte = 0;
-        for (size_t b = 0; b < 8 && i * 8 + b < (size_t)count; b++) byte |= (unsigned)(d[i * 8 + b] & 1) << b;
-        char two[2] = {hx[byte >> 4], hx[byte & 15]};
-        pr_putn(pr, two, 2);
-      }
-    } else {
-      size_t nbytes = a->u.dense.nbytes;
-      reserve(pr, nbytes * 2);
-      if (pr->oom) return;
-      char *o = pr->buf + pr->len;
-      for (size_t i = 0; i < nbytes; i++) {
-        o[2 * i] = hx[d[i] >> 4];
-        o[2 * i + 1] = hx[d[i] & 15];
-      }
-      pr->len += nbytes * 2;
-      pr->buf[pr->len] = 0;
-    }
-    pr_puts(pr, "\"");
+  if (count > 100 || t->rank > 64) {
+    pr_dense_hex(pr, dt, d, (size_t)count, a->u.dense.nbytes);
     return;
   }
   /* Nested lists following the shape. */
@@ -500,6 +525,14 @@ void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
   }
 }
 
+/* Array elements elide the default types (i64, f64), as MLIR prints them. */
+static void pr_array_item(shl_printer *pr, const shl_attr *a) {
+  bool dflt = (a->kind == AT_INT && (!a->type || a->type->dtype == DT_I64)) ||
+              (a->kind == AT_FLOAT && a->type->dtype == DT_F64);
+  if (dflt) pr_attr_bare(pr, a);
+  else pr_attr(pr, a);
+}
+
 void pr_attr(shl_printer *pr, const shl_attr *a) {
   switch (a->kind) {
     case AT_UNIT:
@@ -532,7 +565,7 @@ void pr_attr(shl_printer *pr, const shl_attr *a) {
       pr_puts(pr, "[");
       for (uint32_t i = 0; i < a->u.arr.n; i++) {
         if (i) pr_puts(pr, ", ");
-        pr_attr(pr, a->u.arr.items[i]);
+        pr_array_item(pr, a->u.arr.items[i]);
       }
       pr_puts(pr, "]");
       return;

@@ -32,6 +32,7 @@ void pr_elem_type(shl_printer *pr, const shl_type *t);
 void pr_attr_bare(shl_printer *pr, const shl_attr *a);
 void pr_int_list(shl_printer *pr, const shl_attr *a); /* [1, 2] from INTLIST or dense array */
 void pr_string_lit(shl_printer *pr, shl_str s);       /* quoted with escapes */
+void pr_symbol_name(shl_printer *pr, shl_str s);      /* @name, or @"name" when not an identifier */
 void pr_conv_dims(shl_printer *pr, const shl_attr *conv);
 /* ` {a = 1, ...}` with the op's attributes except those named in `elide`
  * (NULL-terminated); prints nothing when none remain. */

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 
-#include "text/lexer.h"
 
 typedef struct {
   const shl_value **key;
@@ -157,14 +156,6 @@ bool vfy_shapes_compatible(const shl_type *a, const shl_type *b) {
 }
 
 const shl_op *vfy_lookup_func(const verify_ctx *vc, const shl_attr *symref) {
-  if (!symref || symref->kind != AT_SYMREF || symref->u.str.n < 2) return NULL;
-  shl_str s = {symref->u.str.p + 1, symref->u.str.n - 1};
-  char buf[512];
-  if (s.p[0] == '"') {
-    if (s.n > sizeof buf) return NULL;
-    long n = lexer_decode_string(s, buf);
-    if (n < 0) return NULL;
-    s = (shl_str){buf, (size_t)n};
-  }
-  return module_find_func(vc->m, s);
+  if (!symref || symref->kind != AT_SYMREF) return NULL;
+  return module_find_func(vc->m, symref->u.sym.root);
 }

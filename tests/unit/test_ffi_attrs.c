@@ -169,18 +169,18 @@ static void test_arrays_every_width(void **state) {
   assert_ok(ffi_attrs_add_array(f->attrs, NAME("empty"), DT_I64, 0, NULL));
   run_probe(f);
   assert_int_equal(seen.size, 11);
-  static const struct {
+  const struct {
     const char *name;
     XLA_FFI_DataType dt;
     size_t n;
     const void *want;
     size_t bytes;
   } cases[] = {
-      {"a8", XLA_FFI_DataType_S8, 3, a8, sizeof a8},       {"a16", XLA_FFI_DataType_S16, 2, a16, sizeof a16},
-      {"a32", XLA_FFI_DataType_S32, 4, a32, sizeof a32},   {"a64", XLA_FFI_DataType_S64, 2, a64, sizeof a64},
-      {"b8", XLA_FFI_DataType_U8, 2, b8, sizeof b8},       {"b16", XLA_FFI_DataType_U16, 1, b16, sizeof b16},
-      {"b32", XLA_FFI_DataType_U32, 3, b32, sizeof b32},   {"b64", XLA_FFI_DataType_U64, 1, b64, sizeof b64},
-      {"af", XLA_FFI_DataType_F32, 2, af, sizeof af},      {"ad", XLA_FFI_DataType_F64, 3, ad, sizeof ad},
+      {"a8", XLA_FFI_DataType_S8, 3, a8, sizeof a8},     {"a16", XLA_FFI_DataType_S16, 2, a16, sizeof a16},
+      {"a32", XLA_FFI_DataType_S32, 4, a32, sizeof a32}, {"a64", XLA_FFI_DataType_S64, 2, a64, sizeof a64},
+      {"b8", XLA_FFI_DataType_U8, 2, b8, sizeof b8},     {"b16", XLA_FFI_DataType_U16, 1, b16, sizeof b16},
+      {"b32", XLA_FFI_DataType_U32, 3, b32, sizeof b32}, {"b64", XLA_FFI_DataType_U64, 1, b64, sizeof b64},
+      {"af", XLA_FFI_DataType_F32, 2, af, sizeof af},    {"ad", XLA_FFI_DataType_F64, 3, ad, sizeof ad},
       {"empty", XLA_FFI_DataType_S64, 0, NULL, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -46,7 +46,13 @@ static void fmt_index(const shl_buf *b, int64_t i, char *buf, size_t cap) {
 }
 
 /* Per-element comparison of one scalar (float parts compared separately for complex). */
-static bool float_exact(shl_dtype dt, uint64_t a, uint64_t b) { return fp_to_f64(dt, a) == fp_to_f64(dt, b); }
+/* IEEE equality, except that two NaNs (any sign or payload) match: the
+ * expected values come from XLA runs compared NumPy-style, and the reference
+ * interpreter's NaN != NaN rule is its known bug (stablehlo#2497). */
+static bool float_exact(shl_dtype dt, uint64_t a, uint64_t b) {
+  double x = fp_to_f64(dt, a), y = fp_to_f64(dt, b);
+  return x == y || (isnan(x) && isnan(y));
+}
 
 static bool float_almost(shl_dtype dt, uint64_t a, uint64_t b, double tol) {
   double x = fp_to_f64(dt, a), y = fp_to_f64(dt, b);

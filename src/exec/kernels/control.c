@@ -13,7 +13,7 @@ static shl_status call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   const char *attr = op_is(op, OP_COMPOSITE) ? "decomposition" : "callee";
   const shl_attr *c = op_attr(op, attr);
   if (!c || c->kind != AT_SYMREF) return op_error(op, SHLOC_ERR_VERIFY, "has no %s symbol", attr);
-  shl_str name = {c->u.str.p + 1, c->u.str.n - 1};
+  shl_str name = c->u.sym.root;
   const shl_op *f = module_find_func(plan_module(pc), name);
   if (!f) return op_error(op, SHLOC_ERR_VERIFY, "calls unknown function '%.*s'", (int)name.n, name.p);
   exec_plan *saved = pc->cur;

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Builds the libFuzzer targets (fuzz/fuzz_*.c) with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-fuzz/, then runs each one for
+# FUZZ_SECONDS (default 60) seeded with fuzz/corpus.  New inputs go to
+# build-fuzz/corpus-<target>/, crashes to build-fuzz/crashes/; reproduce one
+# with `build-fuzz/fuzz_parse build-fuzz/crashes/crash-...`.
+#   FUZZ_SECONDS=600 FUZZ_JOBS=2 scripts/fuzz.sh
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${FUZZ_BUILD:-build-fuzz}
+SECS=${FUZZ_SECONDS:-60}
+JOBS=${FUZZ_JOBS:-1}
+CC=${FUZZ_CC:-clang}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt install clang)"; exit 1; }
+# The library is instrumented for coverage but not linked with libFuzzer's main.
+cmake -S . -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link $SAN" >/dev/null
+cmake --build "$BUILD" -j "$(nproc)" --target shloc
+LIBS="-fopenmp -llapacke -lopenblas -lfftw3f -lfftw3 -lm -ldl -lpthread"
+mkdir -p "$BUILD/crashes"
+rc=0
+for src in fuzz/fuzz_*.c; do
+  name=$(basename "$src" .c)
+  # shellcheck disable=SC2086
+  "$CC" -g -O1 -fsanitize=fuzzer $SAN -Iinclude -Isrc "$src" "$BUILD/libshloc.a" $LIBS -o "$BUILD/$name"
+  mkdir -p "$BUILD/corpus-$name"
+  echo "fuzz: running $name for ${SECS}s"
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+    "$BUILD/$name" -max_total_time="$SECS" -jobs="$JOBS" -workers="$JOBS" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -dict=fuzz/mlir.dict -artifact_prefix="$BUILD/crashes/" -print_final_stats=1 \
+    "$BUILD/corpus-$name" fuzz/corpus || rc=1
+done
+[ "$rc" -eq 0 ] && echo "fuzz: no crashes" || echo "fuzz: crashes in $BUILD/crashes/"
+exit "$rc"

@@ -1,0 +1,78 @@
+/* Shared plumbing of the elementwise kernels: elements are processed in
+ * chunks of EW_CHUNK, widened into one of three compute representations
+ * (int64 for integers and booleans, double for real floats, double complex
+ * for complex), computed by a loop chosen once per chunk, and narrowed back
+ * with scalar.h's rounding.  Small floats round through f32, as XLA computes
+ * them in f32. */
+#ifndef SHLOC_EXEC_KERNELS_EW_COMMON_H
+#define SHLOC_EXEC_KERNELS_EW_COMMON_H
+
+#include <complex.h>
+
+#include "exec/exec.h"
+
+enum { EW_CHUNK = 512 };
+
+typedef enum { EWC_INT, EWC_REAL, EWC_CPLX, EWC_NONE } ew_cat;
+
+static inline ew_cat ew_cat_of(shl_dtype dt) {
+  switch (dtype_class(dt)) {
+    case DTC_BOOL:
+    case DTC_SINT:
+    case DTC_UINT:
+      return EWC_INT;
+    case DTC_FLOAT:
+      return EWC_REAL;
+    case DTC_COMPLEX:
+      return EWC_CPLX;
+    default:
+      return EWC_NONE;
+  }
+}
+
+/* The real part dtype of a complex dtype. */
+static inline shl_dtype ew_complex_part(shl_dtype dt) { return dt == DT_C64 ? DT_F32 : DT_F64; }
+
+/* Elements [off, off+n) of src (dtype dt) into dst, and back.  Integers are
+ * sign- or zero-extended (ui64 keeps its bit pattern); stores wrap. */
+void ew_load_int(shl_dtype dt, const void *src, int64_t off, int n, int64_t *dst);
+void ew_store_int(shl_dtype dt, const int64_t *src, void *dst, int64_t off, int n);
+void ew_load_real(shl_dtype dt, const void *src, int64_t off, int n, double *dst);
+/* Rounds through f32 for dtypes narrower than f32 (arithmetic results). */
+void ew_store_real(shl_dtype dt, const double *src, void *dst, int64_t off, int n);
+/* Rounds once from double (conversions). */
+void ew_store_real_exact(shl_dtype dt, const double *src, void *dst, int64_t off, int n);
+void ew_load_cplx(shl_dtype dt, const void *src, int64_t off, int n, double complex *dst);
+void ew_store_cplx(shl_dtype dt, const double complex *src, void *dst, int64_t off, int n);
+
+/* Attribute helper: the enum value (e.g. "LT") of an AT_ENUM attribute, or an empty string. */
+shl_str ew_enum_value(const shl_op *op, const char *name);
+
+#endif
+
+/* ---- shared cores (also used by chlo.broadcast_*) ---- */
+
+/* A binary arithmetic/logical op on same-shape operands. */
+typedef struct {
+  shl_opid id; /* OP_ADD ... OP_COMPLEX, OP_CHLO_NEXT_AFTER/POLYGAMMA/ZETA */
+  shl_dtype in, out;
+  ew_cat ic;
+} ew_binary_op;
+shl_status ew_binary_init(const shl_op *op, shl_opid id, shl_dtype in, shl_dtype out, ew_binary_op *p);
+void ew_binary_apply(const ew_binary_op *p, const void *a, const void *b, void *dst, int64_t n);
+
+/* compare: directions and comparison types. */
+typedef enum { CMP_EQ, CMP_NE, CMP_GE, CMP_GT, CMP_LE, CMP_LT } ew_cmp_dir;
+typedef struct {
+  ew_cmp_dir dir;
+  bool total; /* TOTALORDER for floats */
+  bool unsig; /* UNSIGNED (or an unsigned/bool dtype) */
+  shl_dtype in;
+  ew_cat ic;
+} ew_compare_op;
+shl_status ew_compare_init(const shl_op *op, shl_dtype in, ew_compare_op *p);
+void ew_compare_apply(const ew_compare_op *p, const void *a, const void *b, uint8_t *dst, int64_t n);
+
+/* select: pred_n is 1 (scalar predicate) or n. */
+void ew_select_apply(const uint8_t *pred, int64_t pred_n, const void *t, const void *f, void *dst, int64_t n,
+                     size_t esz);

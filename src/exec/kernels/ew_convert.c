@@ -1,0 +1,217 @@
+/* convert, bitcast_convert, reduce_precision.
+ * convert follows XLA: float -> int truncates toward zero, NaN gives 0 and
+ * out-of-range values saturate; -> bool is "!= 0"; complex -> real keeps the
+ * real part; every float result is rounded once from the exact value. */
+#include <math.h>
+
+#include "ew_common.h"
+#include "exec/plan.h"
+#include "support/scalar.h"
+
+typedef struct {
+  shl_dtype in, out;
+  ew_cat ic, oc;
+} convert_params;
+
+static shl_status convert_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  if (op->n_operands != 1 || op->n_results != 1)
+    return op_error(op, SHLOC_ERR_VERIFY, "expects one operand and one result");
+  convert_params *p = plan_alloc(pc, sizeof *p);
+  if (!p) return st_oom();
+  p->in = type_storage_dtype(op->operands[0]->type);
+  p->out = type_storage_dtype(op->results[0].type);
+  p->ic = ew_cat_of(p->in);
+  p->oc = ew_cat_of(p->out);
+  if (op->operands[0]->type->dtype == DT_QUANT || op->results[0].type->dtype == DT_QUANT || p->ic == EWC_NONE ||
+      p->oc == EWC_NONE)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported for element type %s -> %s", dtype_name(p->in),
+                    dtype_name(p->out));
+  *params = p;
+  return NULL;
+}
+
+/* Float -> integer: truncate, NaN -> 0, saturate to the type's range. */
+static int64_t f2i(double d, shl_dtype dt) {
+  if (isnan(d)) return 0;
+  if (dtype_class(dt) == DTC_BOOL) return d != 0;
+  d = trunc(d);
+  if (dtype_is_signed(dt)) {
+    double lo = (double)int_min(dt), hi = -lo; /* hi is 2^(bits-1), one past the max */
+    if (d <= lo) return int_min(dt);
+    if (d >= hi) return (int64_t)int_max(dt);
+    return (int64_t)d;
+  }
+  if (d <= 0) return 0;
+  double hi = ldexp(1.0, (int)dtype_bits(dt));
+  if (d >= hi) return (int64_t)int_max(dt);
+  return (int64_t)(uint64_t)d;
+}
+
+/* Integer -> double with one rounding for the f32/f64 targets (others round
+ * from the double, exact for every integer below 2^53). */
+static void i2f(shl_dtype in, shl_dtype out, const int64_t *a, void *dst, int64_t off, int m) {
+  bool u = dtype_class(in) == DTC_UINT;
+  if (out == DT_F32) {
+    float *d = (float *)dst + off;
+    if (u)
+      for (int i = 0; i < m; i++) d[i] = (float)(uint64_t)a[i];
+    else
+      for (int i = 0; i < m; i++) d[i] = (float)a[i];
+    return;
+  }
+  double t[EW_CHUNK];
+  if (u)
+    for (int i = 0; i < m; i++) t[i] = (double)(uint64_t)a[i];
+  else
+    for (int i = 0; i < m; i++) t[i] = (double)a[i];
+  ew_store_real_exact(out, t, dst, off, m);
+}
+
+static shl_status convert_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  const convert_params *p = po->params;
+  int64_t n = out[0]->n;
+  const void *src = in[0]->data;
+  void *dst = out[0]->data;
+  if (p->in == p->out) {
+    if (out[0]->nbytes) memcpy(dst, src, out[0]->nbytes);
+    return NULL;
+  }
+  for (int64_t off = 0; off < n; off += EW_CHUNK) {
+    int m = (int)(n - off < EW_CHUNK ? n - off : EW_CHUNK);
+    int64_t iv[EW_CHUNK];
+    double dv[EW_CHUNK];
+    double complex cv[EW_CHUNK];
+    /* Widen to the source category. */
+    if (p->ic == EWC_INT)
+      ew_load_int(p->in, src, off, m, iv);
+    else if (p->ic == EWC_REAL)
+      ew_load_real(p->in, src, off, m, dv);
+    else
+      ew_load_cplx(p->in, src, off, m, cv);
+    switch (p->oc) {
+      case EWC_INT:
+        if (dtype_class(p->out) == DTC_BOOL) {
+          if (p->ic == EWC_INT)
+            for (int i = 0; i < m; i++) iv[i] = iv[i] != 0;
+          else if (p->ic == EWC_REAL)
+            for (int i = 0; i < m; i++) iv[i] = dv[i] != 0;
+          else
+            for (int i = 0; i < m; i++) iv[i] = cv[i] != 0;
+        } else if (p->ic == EWC_REAL) {
+          for (int i = 0; i < m; i++) iv[i] = f2i(dv[i], p->out);
+        } else if (p->ic == EWC_CPLX) {
+          for (int i = 0; i < m; i++) iv[i] = f2i(creal(cv[i]), p->out);
+        }
+        ew_store_int(p->out, iv, dst, off, m);
+        break;
+      case EWC_REAL:
+        if (p->ic == EWC_INT) {
+          i2f(p->in, p->out, iv, dst, off, m);
+          break;
+        }
+        if (p->ic == EWC_CPLX)
+          for (int i = 0; i < m; i++) dv[i] = creal(cv[i]);
+        ew_store_real_exact(p->out, dv, dst, off, m);
+        break;
+      default:
+        if (p->ic == EWC_INT) {
+          bool u = dtype_class(p->in) == DTC_UINT;
+          for (int i = 0; i < m; i++) cv[i] = u ? (double)(uint64_t)iv[i] : (double)iv[i];
+        } else if (p->ic == EWC_REAL) {
+          for (int i = 0; i < m; i++) cv[i] = CMPLX(dv[i], 0.0);
+        }
+        ew_store_cplx(p->out, cv, dst, off, m);
+        break;
+    }
+  }
+  return NULL;
+}
+
+const shl_kernel kernel_convert = {convert_prepare, convert_run};
+
+/* ---- bitcast_convert: row-major bytes are unchanged (little-endian; a
+ * wider operand splits into a trailing dimension of narrower elements) ---- */
+
+static bool whole_bytes(shl_dtype dt) { return dt != DT_QUANT && dtype_bits(dt) == 8 * dtype_bytes(dt); }
+
+static shl_status bitcast_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  if (op->n_operands != 1 || op->n_results != 1)
+    return op_error(op, SHLOC_ERR_VERIFY, "expects one operand and one result");
+  shl_dtype a = type_storage_dtype(op->operands[0]->type), b = type_storage_dtype(op->results[0].type);
+  if (a != b && (!whole_bytes(a) || !whole_bytes(b)))
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported between %s and %s", dtype_name(a), dtype_name(b));
+  if (type_num_bytes(op->operands[0]->type) != type_num_bytes(op->results[0].type))
+    return op_error(op, SHLOC_ERR_VERIFY, "operand and result sizes differ");
+  return NULL;
+}
+
+static shl_status bitcast_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  if (out[0]->nbytes) memcpy(out[0]->data, in[0]->data, out[0]->nbytes);
+  return NULL;
+}
+
+const shl_kernel kernel_bitcast_convert = {bitcast_prepare, bitcast_run};
+
+/* ---- reduce_precision: round the mantissa to nearest even, then flush
+ * exponents outside the reduced range to zero or infinity (XLA's bit
+ * algorithm, applied to the operand's own IEEE layout) ---- */
+
+typedef struct {
+  shl_dtype dt;
+  int ebits, mbits;
+} rp_params;
+
+static shl_status rp_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  int64_t e, m;
+  if (!attr_as_int(op_attr(op, "exponent_bits"), &e) || !attr_as_int(op_attr(op, "mantissa_bits"), &m) || e < 1 ||
+      m < 0)
+    return op_error(op, SHLOC_ERR_VERIFY, "needs exponent_bits >= 1 and mantissa_bits >= 0");
+  shl_dtype dt = type_storage_dtype(op->operands[0]->type);
+  if (!dtype_is_float(dt) || fp_layout_of(dt).kind != FPK_IEEE)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported for element type %s", dtype_name(dt));
+  rp_params *p = plan_alloc(pc, sizeof *p);
+  if (!p) return st_oom();
+  p->dt = dt;
+  p->ebits = (int)e;
+  p->mbits = (int)m;
+  *params = p;
+  return NULL;
+}
+
+static uint64_t reduce_bits(fp_layout L, uint64_t x, int ebits, int mbits) {
+  int sm = L.mant, se = L.ebits, nbits = se + sm + 1;
+  uint64_t exp_mask = ((1ull << se) - 1) << sm, sign_mask = 1ull << (nbits - 1);
+  bool nan = (x & exp_mask) == exp_mask && (x & ((1ull << sm) - 1));
+  uint64_t orig = x;
+  if (mbits < sm) {
+    uint64_t last = 1ull << (sm - mbits);
+    uint64_t bias = (last >> 1) - 1 + ((x & last) >> (sm - mbits));
+    x = (x + bias) & ~(last - 1);
+    x &= fp__mask((unsigned)nbits);
+  }
+  if (ebits < se) {
+    int64_t src_bias = (1ll << (se - 1)) - 1, red_bias = (1ll << (ebits - 1)) - 1;
+    uint64_t xe = x & exp_mask;
+    uint64_t max_e = (uint64_t)(src_bias + red_bias) << sm, min_e = (uint64_t)(src_bias - red_bias) << sm;
+    if (xe > max_e)
+      x = (x & sign_mask) | exp_mask;
+    else if (xe <= min_e)
+      x &= sign_mask;
+  }
+  if (nan) x = mbits > 0 ? orig : (orig & sign_mask) | exp_mask;
+  return x;
+}
+
+static shl_status rp_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  const rp_params *p = po->params;
+  fp_layout L = fp_layout_of(p->dt);
+  size_t w = dtype_bytes(p->dt);
+  for (int64_t i = 0; i < out[0]->n; i++) {
+    uint64_t s = fp_load(p->dt, (const uint8_t *)in[0]->data + (size_t)i * w), r = 0;
+    fp_storage_from_pattern(p->dt, reduce_bits(L, fp_pattern_of(p->dt, s), p->ebits, p->mbits), &r);
+    fp_store(p->dt, (uint8_t *)out[0]->data + (size_t)i * w, r);
+  }
+  return NULL;
+}
+
+const shl_kernel kernel_reduce_precision = {rp_prepare, rp_run};

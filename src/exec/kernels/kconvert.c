@@ -1,0 +1,156 @@
+/* Bulk conversions for the linear-algebra kernels (see kconvert.h). */
+#include "kconvert.h"
+
+#include <complex.h>
+
+#include "support/scalar.h"
+
+ku_ck ku_ck_of(shl_dtype t) {
+  switch (t) {
+    case DT_F64: return CK_F64;
+    case DT_C64: return CK_C64;
+    case DT_C128: return CK_C128;
+    default: break;
+  }
+  if (dtype_is_float(t)) return CK_F32;
+  if (dtype_is_int(t)) return CK_INT;
+  return CK_NONE;
+}
+
+size_t ku_ck_bytes(ku_ck ck) {
+  switch (ck) {
+    case CK_F32: return 4;
+    case CK_C64: return 8;
+    case CK_C128: return 16;
+    default: return 8;
+  }
+}
+
+static void to_f64(shl_dtype t, const void *src, double *d, int64_t n) {
+  size_t sz = dtype_bytes(t);
+  const uint8_t *s = src;
+  if (t == DT_F64) memcpy(d, src, (size_t)n * 8);
+  else if (t == DT_F32)
+    for (int64_t i = 0; i < n; i++) d[i] = ((const float *)src)[i];
+  else if (dtype_is_float(t))
+    for (int64_t i = 0; i < n; i++) d[i] = fp_to_f64(t, fp_load(t, s + (size_t)i * sz));
+  else if (dtype_class(t) == DTC_UINT)
+    for (int64_t i = 0; i < n; i++) d[i] = (double)(uint64_t)int_load(t, s + (size_t)i * sz);
+  else
+    for (int64_t i = 0; i < n; i++) d[i] = (double)int_load(t, s + (size_t)i * sz);
+}
+
+bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
+  size_t sz = dtype_bytes(t);
+  const uint8_t *s = src;
+  switch (ck) {
+    case CK_F32: {
+      float *d = dst;
+      if (dtype_is_float(t)) fp_to_f32_n(t, src, d, (size_t)n);
+      else if (dtype_is_int(t)) {
+        bool u = dtype_class(t) != DTC_SINT;
+        for (int64_t i = 0; i < n; i++) {
+          int64_t v = int_load(t, s + (size_t)i * sz);
+          d[i] = u ? (float)(uint64_t)v : (float)v;
+        }
+      } else return false;
+      return true;
+    }
+    case CK_F64:
+      if (dtype_is_complex(t) || t == DT_QUANT) return false;
+      to_f64(t, src, dst, n);
+      return true;
+    case CK_C64: {
+      float complex *d = dst;
+      if (t == DT_C64) memcpy(d, src, (size_t)n * 8);
+      else if (t == DT_C128)
+        for (int64_t i = 0; i < n; i++) d[i] = (float complex)((const double complex *)src)[i];
+      else if (t == DT_F32)
+        for (int64_t i = 0; i < n; i++) d[i] = ((const float *)src)[i];
+      else return false;
+      return true;
+    }
+    case CK_C128: {
+      double complex *d = dst;
+      if (t == DT_C128) memcpy(d, src, (size_t)n * 16);
+      else if (t == DT_C64)
+        for (int64_t i = 0; i < n; i++) d[i] = ((const float complex *)src)[i];
+      else if (t == DT_F64)
+        for (int64_t i = 0; i < n; i++) d[i] = ((const double *)src)[i];
+      else return false;
+      return true;
+    }
+    case CK_INT: {
+      uint64_t *d = dst;
+      if (!dtype_is_int(t)) return false;
+      for (int64_t i = 0; i < n; i++) d[i] = (uint64_t)int_load(t, s + (size_t)i * sz);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
+  size_t sz = dtype_bytes(t);
+  uint8_t *d = dst;
+  switch (ck) {
+    case CK_F32: fp_from_f32_n(t, src, dst, (size_t)n); break;
+    case CK_F64: {
+      const double *s = src;
+      if (t == DT_F64) memcpy(dst, src, (size_t)n * 8);
+      else
+        for (int64_t i = 0; i < n; i++) fp_store(t, d + (size_t)i * sz, fp_from_f64(t, s[i]));
+      break;
+    }
+    case CK_C64: memcpy(dst, src, (size_t)n * 8); break;
+    case CK_C128: memcpy(dst, src, (size_t)n * 16); break;
+    case CK_INT: {
+      const uint64_t *s = src;
+      if (t == DT_I1)
+        for (int64_t i = 0; i < n; i++) d[i] = s[i] != 0;
+      else
+        for (int64_t i = 0; i < n; i++) int_store(t, d + (size_t)i * sz, (int64_t)s[i]);
+      break;
+    }
+    default: break;
+  }
+}
+
+#define GATHER(T)                                                      \
+  do {                                                                 \
+    const T *s = src;                                                  \
+    T *d = dst;                                                        \
+    for (int64_t i = 0; i < n; i++) memcpy(&d[i], &s[offs[i]], sizeof(T)); \
+  } while (0)
+
+typedef struct {
+  uint64_t lo, hi;
+} ku_u128;
+
+void ku_gather(size_t sz, const void *src, const int64_t *offs, void *dst, int64_t n) {
+  switch (sz) {
+    case 1: GATHER(uint8_t); break;
+    case 2: GATHER(uint16_t); break;
+    case 4: GATHER(uint32_t); break;
+    case 8: GATHER(uint64_t); break;
+    case 16: GATHER(ku_u128); break;
+    default:
+      for (int64_t i = 0; i < n; i++) memcpy((uint8_t *)dst + (size_t)i * sz, (const uint8_t *)src + (size_t)offs[i] * sz, sz);
+      break;
+  }
+}
+
+void ku_walk_offsets(int32_t rank, const int64_t *dims, const int64_t *strides, int64_t *offs) {
+  int64_t n = 1;
+  for (int32_t d = 0; d < rank; d++) n *= dims[d];
+  int64_t idx[64] = {0}, off = 0;
+  for (int64_t i = 0; i < n; i++) {
+    offs[i] = off;
+    for (int32_t d = rank - 1; d >= 0; d--) {
+      off += strides[d];
+      if (++idx[d] < dims[d]) break;
+      off -= strides[d] * dims[d];
+      idx[d] = 0;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+/* Array conversions between float storage and f32, for kernels that compute
+ * small floats in f32.  The per-element semantics are scalar.h's; this file
+ * only adds loops and, for f16, the F16C instructions when the CPU has them. */
+#include "scalar.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+__attribute__((target("avx,f16c"))) static void f16_to_f32_f16c(const uint16_t *src, float *dst, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + i))));
+  for (; i < n; i++) dst[i] = _cvtsh_ss(src[i]);
+}
+
+__attribute__((target("avx,f16c"))) static void f32_to_f16_f16c(const float *src, uint16_t *dst, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128((__m128i *)(void *)(dst + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+  for (; i < n; i++) dst[i] = (uint16_t)_cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
+}
+
+static bool have_f16c(void) {
+  static int cached = -1; /* benign race: every thread computes the same answer */
+  if (cached < 0) {
+    __builtin_cpu_init();
+    cached = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  }
+  return cached;
+}
+#define HAVE_F16C_PATH 1
+#endif
+
+void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
+  switch (t) {
+    case DT_F16: {
+      const uint16_t *s = src;
+#ifdef HAVE_F16C_PATH
+      if (have_f16c()) {
+        f16_to_f32_f16c(s, dst, n);
+        return;
+      }
+#endif
+      for (size_t i = 0; i < n; i++) dst[i] = f16_to_f32(s[i]);
+      return;
+    }
+    case DT_BF16: {
+      const uint16_t *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = bf16_to_f32(s[i]);
+      return;
+    }
+    case DT_F32: {
+      const float *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = s[i];
+      return;
+    }
+    case DT_TF32: {
+      const uint32_t *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = fp_bits_f32(s[i] & ~0x1FFFu);
+      return;
+    }
+    default: {
+      size_t w = dtype_bytes(t);
+      const unsigned char *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = fp_to_f32(t, fp_load(t, s + i * w));
+      return;
+    }
+  }
+}
+
+void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n) {
+  switch (t) {
+    case DT_F16: {
+      uint16_t *d = dst;
+#ifdef HAVE_F16C_PATH
+      if (have_f16c()) {
+        f32_to_f16_f16c(src, d, n);
+        return;
+      }
+#endif
+      for (size_t i = 0; i < n; i++) d[i] = f32_to_f16(src[i]);
+      return;
+    }
+    case DT_BF16: {
+      uint16_t *d = dst;
+      for (size_t i = 0; i < n; i++) d[i] = f32_to_bf16(src[i]);
+      return;
+    }
+    case DT_F32: {
+      float *d = dst;
+      for (size_t i = 0; i < n; i++) d[i] = src[i];
+      return;
+    }
+    case DT_TF32: {
+      uint32_t *d = dst;
+      for (size_t i = 0; i < n; i++) d[i] = f32_to_tf32(src[i]);
+      return;
+    }
+    default: {
+      size_t w = dtype_bytes(t);
+      unsigned char *d = dst;
+      for (size_t i = 0; i < n; i++) fp_store(t, d + i * w, fp_from_f32(t, src[i]));
+      return;
+    }
+  }
+}

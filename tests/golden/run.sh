@@ -1,0 +1,27 @@
+#!/bin/sh
+# Golden test for the pretty printer: run.sh SHLOC FILE
+#   1. `SHLOC fmt FILE` must equal FILE.expected (next to FILE);
+#   2. the generic form (`fmt --generic`) must parse back to the same text.
+# Files containing `// -----` are split into independent modules.
+SHLOC=${1:?usage: run.sh SHLOC FILE}
+FILE=${2:?usage: run.sh SHLOC FILE}
+EXPECTED="$FILE.expected"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+split=""
+grep -q '^// -----' "$FILE" && split=--split-input-file
+
+"$SHLOC" fmt $split "$FILE" -o "$tmp/pretty.mlir" || { echo "FAIL: fmt $FILE"; exit 1; }
+if ! cmp -s "$EXPECTED" "$tmp/pretty.mlir"; then
+  echo "FAIL: pretty output differs from $EXPECTED"
+  diff -u "$EXPECTED" "$tmp/pretty.mlir"
+  exit 1
+fi
+"$SHLOC" fmt $split --generic "$FILE" -o "$tmp/generic.mlir" || { echo "FAIL: fmt --generic $FILE"; exit 1; }
+"$SHLOC" fmt $split "$tmp/generic.mlir" -o "$tmp/again.mlir" || { echo "FAIL: reparsing the generic form"; exit 1; }
+if ! cmp -s "$EXPECTED" "$tmp/again.mlir"; then
+  echo "FAIL: generic round trip differs from $EXPECTED"
+  diff -u "$EXPECTED" "$tmp/again.mlir"
+  exit 1
+fi
+exit 0
