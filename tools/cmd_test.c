@@ -37,7 +37,7 @@ static shloc_status test_chunk(shloc_context *ctx, const char *path, const cli_c
   if (!st && func_type(f)->n_in)
     st = op_error(f, SHLOC_ERR_INVALID_ARG, "entry function takes arguments; shloc test runs functions without arguments");
   shloc_executable *x = NULL;
-  if (!st) st = executable_create(m, f, &x);
+  if (!st) st = executable_create(m, f, NULL, &x);
   if (!st) {
     const shl_type *ft = func_type(f);
     shl_buf *res = calloc(ft->n_out + 1, sizeof *res);

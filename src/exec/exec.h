@@ -45,8 +45,16 @@ typedef struct shl_kernel {
 #undef OP
 
 /* ---- planning ---- */
+/* What an executable is built with (all optional: NULL or zero = defaults). */
+typedef struct ffi_registry ffi_registry;
+typedef struct {
+  ffi_registry *registry; /* custom-call handlers (src/ffi); NULL = built-in targets only */
+} exec_config;
+
+
 void *plan_alloc(plan_ctx *pc, size_t n);
 const shloc_module *plan_module(plan_ctx *pc);
+const exec_config *plan_config(plan_ctx *pc);
 
 /* ---- running ---- */
 /* Runs a nested region plan with `args` bound to its entry block arguments;
@@ -61,9 +69,8 @@ void buf_init(shl_buf *b, const shl_type *t, void *data);
 
 /* ---- the executable: a planned function plus run-time state ---- */
 typedef struct shloc_executable shloc_executable;
-typedef struct exec_hooks exec_hooks; /* custom-call registry etc., see ffi/ */
 
-shl_status executable_create(shloc_module *m, const shl_op *func, shloc_executable **out);
+shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out);
 void executable_destroy(shloc_executable *x);
 const shl_op *executable_func(const shloc_executable *x);
 /* args: one buffer per function argument (shape and dtype must match);

@@ -3,14 +3,16 @@
 
 #include "plan.h"
 
-shl_status executable_create(shloc_module *m, const shl_op *func, shloc_executable **out) {
+shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out) {
   *out = NULL;
   shloc_executable *x = calloc(1, sizeof *x);
   if (!x) return st_oom();
   x->m = m;
   x->func = func;
+  if (cfg) x->cfg = *cfg;
   arena_init(&x->arena);
   x->pc.m = m;
+  x->pc.cfg = &x->cfg;
   x->pc.arena = &x->arena;
   strmap_init(&x->pc.funcs, &x->arena);
   shl_status st = plan_function(&x->pc, func, &x->main);

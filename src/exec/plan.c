@@ -7,6 +7,7 @@
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
+const exec_config *plan_config(plan_ctx *pc) { return pc->cfg; }
 uint32_t plan_num_results(const exec_plan *plan) { return plan->n_results; }
 
 static const shl_kernel *const kernel_table[OP_COUNT] = {

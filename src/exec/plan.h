@@ -43,6 +43,7 @@ struct exec_plan {
 
 struct plan_ctx {
   shloc_module *m;
+  const exec_config *cfg;
   shl_arena *arena;   /* owned by the executable */
   shl_strmap funcs;   /* callee name -> exec_plan* (planned once per function) */
   exec_plan *cur;     /* plan being built */
@@ -59,6 +60,7 @@ struct exec_ctx {
 struct shloc_executable {
   shloc_module *m;
   const shl_op *func;
+  exec_config cfg;
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;

@@ -40,7 +40,7 @@ static shloc_status run_module(const char *text) {
     f = module_find_func(m, str_of("main"));
     if (!f) st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "no @main");
   }
-  if (!st) st = executable_create(m, f, &x);
+  if (!st) st = executable_create(m, f, NULL, &x);
   if (!st) {
     const shl_type *ft = func_type(f);
     shl_buf *res = calloc(ft->n_out + 1, sizeof *res);

@@ -25,7 +25,7 @@ static void run_ok(const char *text) {
   if (!st) {
     f = module_find_func(m, str_of("main"));
     assert_non_null(f);
-    st = executable_create(m, f, &x);
+    st = executable_create(m, f, NULL, &x);
   }
   if (!st) {
     shl_buf res[2];
