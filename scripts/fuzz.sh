@@ -18,6 +18,8 @@ command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt install clang)";
 cmake -S . -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link $SAN" >/dev/null
 cmake --build "$BUILD" -j "$(nproc)" --target shloc
+PAR=""
+[ "$JOBS" -gt 1 ] && PAR="-fork=$JOBS"
 LIBS="-fopenmp -llapacke -lopenblas -lfftw3f -lfftw3 -lm -ldl -lpthread"
 mkdir -p "$BUILD/crashes"
 rc=0
@@ -27,8 +29,9 @@ for src in fuzz/fuzz_*.c; do
   "$CC" -g -O1 -fsanitize=fuzzer $SAN -Iinclude -Isrc "$src" "$BUILD/libshloc.a" $LIBS -o "$BUILD/$name"
   mkdir -p "$BUILD/corpus-$name"
   echo "fuzz: running $name for ${SECS}s"
+  # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
-    "$BUILD/$name" -max_total_time="$SECS" -jobs="$JOBS" -workers="$JOBS" -timeout=10 -rss_limit_mb=2048 \
+    "$BUILD/$name" -max_total_time="$SECS" $PAR -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -dict=fuzz/mlir.dict -artifact_prefix="$BUILD/crashes/" -print_final_stats=1 \
     "$BUILD/corpus-$name" fuzz/corpus || rc=1
 done

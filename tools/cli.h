@@ -35,5 +35,6 @@ void cli_paths_free(cli_paths *l);
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

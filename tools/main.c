@@ -14,6 +14,7 @@ static const command commands[] = {
     {"check", cmd_check, "parse and verify a module"},
     {"fmt", cmd_fmt, "print a module in canonical pretty or generic form"},
     {"test", cmd_test, "run self-checking test programs (check.* ops)"},
+    {"run", cmd_run, "run a function on .npy inputs; write .npy outputs or print results"},
 };
 
 static void usage(FILE *f) {

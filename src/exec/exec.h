@@ -53,6 +53,9 @@ typedef struct {
 
 
 void *plan_alloc(plan_ctx *pc, size_t n);
+/* Runs fn(arg) when the executable is destroyed (latest first), for
+ * resources a kernel's params hold outside the plan arena. */
+shl_status plan_on_release(plan_ctx *pc, void (*fn)(void *), void *arg);
 const shloc_module *plan_module(plan_ctx *pc);
 const exec_config *plan_config(plan_ctx *pc);
 

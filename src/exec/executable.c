@@ -27,6 +27,7 @@ shl_status executable_create(shloc_module *m, const shl_op *func, const exec_con
 void executable_destroy(shloc_executable *x) {
   if (!x) return;
   for (exec_plan *p = x->pc.all; p; p = p->next_all) plan_release(p);
+  for (plan_cleanup *c = x->pc.cleanups; c; c = c->next) c->fn(c->arg);
   arena_free(&x->arena);
   free(x);
 }

@@ -10,6 +10,14 @@ const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
 const exec_config *plan_config(plan_ctx *pc) { return pc->cfg; }
 uint32_t plan_num_results(const exec_plan *plan) { return plan->n_results; }
 
+shl_status plan_on_release(plan_ctx *pc, void (*fn)(void *), void *arg) {
+  plan_cleanup *c = plan_alloc(pc, sizeof *c);
+  if (!c) return st_oom();
+  *c = (plan_cleanup){fn, arg, pc->cleanups};
+  pc->cleanups = c;
+  return NULL;
+}
+
 static const shl_kernel *const kernel_table[OP_COUNT] = {
 #define OP(id, name, traits, syn, ver, ker) [OP_##id] = &kernel_##ker,
 #include "ir/ops.def"

@@ -41,6 +41,12 @@ struct exec_plan {
   exec_plan *next_all; /* every plan of an executable, for release */
 };
 
+typedef struct plan_cleanup {
+  void (*fn)(void *);
+  void *arg;
+  struct plan_cleanup *next;
+} plan_cleanup;
+
 struct plan_ctx {
   shloc_module *m;
   const exec_config *cfg;
@@ -48,6 +54,7 @@ struct plan_ctx {
   shl_strmap funcs;   /* callee name -> exec_plan* (planned once per function) */
   exec_plan *cur;     /* plan being built */
   exec_plan *all;     /* every plan built, linked through next_all */
+  plan_cleanup *cleanups; /* plan_on_release callbacks, latest first */
   /* value -> slot of the plan that defines it, per plan being built */
 };
 

@@ -432,7 +432,7 @@ shl_status p_attr(shl_parser *p, const shl_attr **out) {
       p_next(p);
       const shl_type *ty;
       if ((st = typed_suffix(p, &ty))) goto done;
-      if (!ty || !dtype_is_float(ty->dtype)) {
+      if (!ty || ty->kind != TY_SCALAR || !dtype_is_float(ty->dtype)) {
         st = parse_error_at(p, &t, "'%.*s' needs a float type", (int)t.text.n, t.text.p);
         goto done;
       }
@@ -471,8 +471,8 @@ shl_status p_attr(shl_parser *p, const shl_attr **out) {
     const shl_type *ty;
     if ((st = typed_suffix(p, &ty))) goto done;
     bool is_float = num.kind == TK_FLOAT || num.kind == TK_BARE_ID || (ty && ty->kind == TY_SCALAR && dtype_is_float(ty->dtype));
-    if (ty && ty->kind != TY_SCALAR) {
-      st = parse_error_at(p, &num, "numeric attribute needs a scalar type");
+    if (ty && (ty->kind != TY_SCALAR || !(dtype_is_int(ty->dtype) || dtype_is_float(ty->dtype)))) {
+      st = parse_error_at(p, &num, "numeric attribute needs an integer or float type");
       goto done;
     }
     if (is_float) {

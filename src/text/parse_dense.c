@@ -2,6 +2,9 @@
  * complex pairs, booleans.  Elements are stored at their dtype's storage
  * width; all-equal data is stored as a splat, as MLIR canonicalizes it. */
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "parser.h"
 
@@ -94,23 +97,50 @@ static const uint8_t hex_tbl[256] = {
     ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
     ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
 
+/* Scalar hex decoding; validity is accumulated and checked once at the end
+ * to keep the loop branch-free. */
+static bool hex_decode_scalar(const unsigned char *u, size_t nbytes, uint8_t *out) {
+  unsigned bad = 0;
+  for (size_t i = 0; i < nbytes; i++) {
+    unsigned h = hex_tbl[u[2 * i]], l = hex_tbl[u[2 * i + 1]];
+    bad |= (h - 1) | (l - 1); /* a 0 entry wraps around to set high bits */
+    out[i] = (uint8_t)((h - 1) << 4 | (l - 1));
+  }
+  return bad <= 15;
+}
+
+#ifdef __SSE2__
+/* 16 hex digits -> 16 nibble values; *ok is cleared on a non-digit. */
+static inline __m128i hex_nibbles(__m128i c, int *ok) {
+  __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));
+  __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')); /* folds A-F to a-f */
+  __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);                 /* d <= 9 unsigned */
+  __m128i is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+  *ok &= _mm_movemask_epi8(_mm_or_si128(is_d, is_l)) == 0xFFFF;
+  return _mm_or_si128(_mm_and_si128(is_d, d), _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))));
+}
+
+/* Nibble pairs (high first) -> bytes, as 16-bit lanes {hi, lo}. */
+static inline __m128i hex_pairs(__m128i v) {
+  return _mm_or_si128(_mm_and_si128(_mm_slli_epi16(v, 4), _mm_set1_epi16(0xF0)), _mm_srli_epi16(v, 8));
+}
+#endif
+
 /* Decodes 2 * nbytes hex digits into bytes; returns false on a bad digit.
- * Validity is accumulated and checked once per chunk to keep the loop
- * branch-free (this is the hot path for large constants). */
+ * This is the hot loop for large constants, hence the SSE2 path. */
 static bool hex_decode(const char *s, size_t nbytes, uint8_t *out) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
-  while (i < nbytes) {
-    size_t stop = nbytes - i > 4096 ? i + 4096 : nbytes;
-    unsigned bad = 0;
-    for (; i < stop; i++) {
-      unsigned h = hex_tbl[u[2 * i]], l = hex_tbl[u[2 * i + 1]];
-      bad |= (h - 1) | (l - 1); /* a 0 entry wraps around to set high bits */
-      out[i] = (uint8_t)((h - 1) << 4 | (l - 1));
-    }
-    if (bad > 15) return false;
+#ifdef __SSE2__
+  int ok = 1;
+  for (; i + 16 <= nbytes; i += 16) {
+    __m128i a = hex_nibbles(_mm_loadu_si128((const __m128i *)(u + 2 * i)), &ok);
+    __m128i b = hex_nibbles(_mm_loadu_si128((const __m128i *)(u + 2 * i + 16)), &ok);
+    _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(hex_pairs(a), hex_pairs(b)));
   }
-  return true;
+  if (!ok) return false;
+#endif
+  return hex_decode_scalar(u + 2 * i, nbytes - i, out + i);
 }
 
 static bool all_equal(const uint8_t *data, size_t n, size_t sz) {

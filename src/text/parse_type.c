@@ -178,20 +178,49 @@ static shl_status function_type(shl_parser *p, const shl_type **out) {
   return NULL;
 }
 
+/* The text of the whole `tensor<...>` when it holds only dimensions and a
+ * plain element type (no encoding, complex or quantized element); else empty. */
+static shl_str simple_tensor_text(const shl_lexer *lx) {
+  const char *c = lx->p, *end = lx->end;
+  if (c >= end || *c != '<') return (shl_str){NULL, 0};
+  for (c++; c < end && (isalnum((unsigned char)*c) || *c == '?' || *c == '*'); c++) {
+  }
+  if (c >= end || *c != '>') return (shl_str){NULL, 0};
+  return (shl_str){lx->tok.text.p, (size_t)(c + 1 - lx->tok.text.p)};
+}
+
+/* tensor<...>; the simple forms are shared per spelling, since programs
+ * repeat a few types thousands of times. */
+static shl_status tensor_type_shared(shl_parser *p, const shl_type **out) {
+  shl_str key = simple_tensor_text(&p->lx);
+  if (!key.p) return tensor_type(p, out);
+  if (!p->tensor_types.arena) strmap_init(&p->tensor_types, p->a); /* the parser starts zeroed */
+  const shl_type *t = strmap_get(&p->tensor_types, key);
+  if (t) {
+    lexer_seek(&p->lx, key.p + key.n, p->lx.line, p->lx.line_start);
+    *out = t;
+    return NULL;
+  }
+  ST_TRY(tensor_type(p, out));
+  return strmap_put(&p->tensor_types, key, (void *)*out) ? NULL : st_oom();
+}
+
 shl_status p_type(shl_parser *p, const shl_type **out) {
   shl_token t = *p_tok(p);
   ST_TRY(p_nest_enter(p));
   shl_status st = NULL;
   if (t.kind == TK_BARE_ID) {
-    shl_dtype dt = dtype_from_name(t.text.p, t.text.n);
-    if (dt) {
+    shl_dtype dt;
+    if (str_eq_c(t.text, "tensor")) {
+      st = tensor_type_shared(p, out);
+    } else if ((dt = dtype_from_name(t.text.p, t.text.n))) {
       p_next(p);
-      shl_type *ty = new_type(p, TY_SCALAR);
-      if (!ty) st = st_oom();
-      else ty->dtype = dt;
-      *out = ty;
-    } else if (str_eq_c(t.text, "tensor")) {
-      st = tensor_type(p, out);
+      if (!p->scalar_types[dt]) {
+        shl_type *ty = new_type(p, TY_SCALAR);
+        if (ty) ty->dtype = dt;
+        p->scalar_types[dt] = ty;
+      }
+      if (!(*out = p->scalar_types[dt])) st = st_oom();
     } else if (str_eq_c(t.text, "complex")) {
       p_next(p);
       const shl_type *e;

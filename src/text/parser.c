@@ -245,11 +245,11 @@ shl_status p_loc(shl_parser *p, shl_str *out) {
 /* ------------------------------------------------------------------ values */
 
 shl_status p_scope_push(shl_parser *p, bool isolated) {
-  parse_scope *s = ARENA_NEW(p->a, parse_scope);
+  parse_scope *s = ARENA_NEW(&p->scratch, parse_scope);
   if (!s) return OOM();
   s->parent = p->scope;
   s->isolated = isolated;
-  strmap_init(&s->names, p->a);
+  strmap_init(&s->names, &p->scratch);
   p->scope = s;
   return NULL;
 }
@@ -281,7 +281,7 @@ static shl_status define_binding(shl_parser *p, const shl_token *t, name_binding
 }
 
 shl_status p_define(shl_parser *p, const shl_token *name_tok, shl_value *v) {
-  name_binding *b = ARENA_NEW(p->a, name_binding);
+  name_binding *b = ARENA_NEW(&p->scratch, name_binding);
   if (!b) return OOM();
   b->n = 1;
   b->single = v;
@@ -434,37 +434,38 @@ shl_status p_check_operand_type(shl_parser *p, op_state *os, uint32_t i, const s
   return NULL;
 }
 
-/* Parses `(T, ...)` or `()` into a list. */
-static shl_status paren_types(shl_parser *p, const shl_type ***out, uint32_t *n) {
-  ST_TRY(p_expect(p, '('));
-  *n = 0;
-  *out = NULL;
-  if (p_punct(p, ')')) return NULL;
-  ST_TRY(p_type_list(p, out, n));
-  return p_expect(p, ')');
-}
-
 /* Result types after `->`: a single type or a parenthesized list. */
 static shl_status result_types(shl_parser *p, op_state *os) {
-  if (tok_punct(p_tok(p), '(')) {
-    const shl_type **ts;
-    uint32_t n;
-    ST_TRY(paren_types(p, &ts, &n));
-    for (uint32_t i = 0; i < n; i++) ST_TRY(os_result(p, os, ts[i]));
-    return NULL;
-  }
   const shl_type *t;
-  ST_TRY(p_type(p, &t));
-  return os_result(p, os, t);
+  if (!p_punct(p, '(')) {
+    ST_TRY(p_type(p, &t));
+    return os_result(p, os, t);
+  }
+  if (p_punct(p, ')')) return NULL;
+  for (;;) {
+    ST_TRY(p_type(p, &t));
+    ST_TRY(os_result(p, os, t));
+    if (!p_punct(p, ',')) return p_expect(p, ')');
+  }
 }
 
+/* `(T, ...) -> R`: each T is checked against its operand as it is read, so no
+ * function type is built for the (very common) generic op signature. */
 shl_status p_functional_type(shl_parser *p, op_state *os) {
   shl_token at = *p_tok(p);
-  const shl_type **ts;
-  uint32_t n;
-  ST_TRY(paren_types(p, &ts, &n));
+  ST_TRY(p_expect(p, '('));
+  uint32_t n = 0;
+  if (!p_punct(p, ')')) {
+    for (;;) {
+      const shl_type *t;
+      ST_TRY(p_type(p, &t));
+      if (n < os->n_operands) ST_TRY(p_check_operand_type(p, os, n, t, &at));
+      n++;
+      if (!p_punct(p, ',')) break;
+    }
+    ST_TRY(p_expect(p, ')'));
+  }
   if (n != os->n_operands) return parse_error_at(p, &at, "expected %u operand types, found %u", os->n_operands, n);
-  for (uint32_t i = 0; i < n; i++) ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
   ST_TRY(p_expect_arrow(p));
   return result_types(p, os);
 }
@@ -508,7 +509,7 @@ static shl_status finish_op(shl_parser *p, op_state *os, shl_block *b, const res
   ST_TRY(p_loc(p, &op->loc));
   uint32_t r = 0;
   for (uint32_t g = 0; g < n_groups; g++) {
-    name_binding *nb = ARENA_NEW(p->a, name_binding);
+    name_binding *nb = ARENA_NEW(&p->scratch, name_binding);
     if (!nb) return OOM();
     nb->n = groups[g].count;
     nb->first = &op->results[r];
@@ -555,7 +556,8 @@ shl_status parse_generic(shl_parser *p, op_state *os) {
     ST_TRY(os_attr_items(p, os, items, n, 0));
   }
   ST_TRY(p_expect(p, ':'));
-  shl_token at = *p_tok(p);
+  if (tok_punct(p_tok(p), '(')) return p_functional_type(p, os);
+  shl_token at = *p_tok(p); /* a type alias */
   const shl_type *ft;
   ST_TRY(p_type(p, &ft));
   if (ft->kind != TY_FUNCTION) return parse_error_at(p, &at, "expected function type for generic op");
@@ -575,6 +577,12 @@ static const parse_fn parse_table[OP_COUNT] = {
 static shl_status parse_op(shl_parser *p, shl_block *b) {
   op_state os;
   memset(&os, 0, sizeof os);
+  os.operands = os.operands_buf;
+  os.cap_operands = sizeof os.operands_buf / sizeof os.operands_buf[0];
+  os.result_types = os.results_buf;
+  os.cap_results = sizeof os.results_buf / sizeof os.results_buf[0];
+  os.attrs = os.attrs_buf;
+  os.cap_attrs = sizeof os.attrs_buf / sizeof os.attrs_buf[0];
   result_group groups_buf[8], *groups = groups_buf;
   uint32_t n_groups = 0, cap_groups = 8, n_expected = 0;
   os.pos = parse_pos(p);
@@ -610,8 +618,10 @@ static shl_status parse_op(shl_parser *p, shl_block *b) {
   shl_token nt = *p_tok(p);
   shl_status st;
   if (nt.kind == TK_STRING) {
-    shl_str name;
-    ST_TRY(p_string(p, &name));
+    /* Names without escapes stay slices of the source (the common case). */
+    shl_str name = {nt.text.p + 1, nt.text.n - 2};
+    if (memchr(name.p, '\\', name.n)) ST_TRY(p_string(p, &name));
+    else p_next(p);
     os.name = name;
     const shl_opdef *def = opdef_lookup(name);
     os.def = def ? def : &shl_op_table[OP_UNKNOWN];
@@ -771,8 +781,7 @@ static shl_status alias_def(shl_parser *p) {
   return NULL;
 }
 
-shl_status parse_module_text(shl_parser *p, shloc_module *m);
-shl_status parse_module_text(shl_parser *p, shloc_module *m) {
+static shl_status module_body(shl_parser *p, shloc_module *m) {
   shl_block *top_block = block_create(p->a, 0, NULL);
   if (!top_block) return OOM();
   ST_TRY(p_scope_push(p, true));
@@ -818,4 +827,11 @@ shl_status parse_module_text(shl_parser *p, shloc_module *m) {
   m->top = mod;
   m->implicit_top = true;
   return NULL;
+}
+
+shl_status parse_module_text(shl_parser *p, shloc_module *m);
+shl_status parse_module_text(shl_parser *p, shloc_module *m) {
+  shl_status st = module_body(p, m);
+  arena_free(&p->scratch);
+  return st;
 }

@@ -16,7 +16,12 @@ typedef struct {
   const shloc_limits *limits;
   uint32_t depth; /* current nesting (regions, brackets, attributes) */
   parse_scope *scope;
+  shl_arena scratch; /* scopes and SSA name bindings: parse-time only, freed by parse_module_text */
   shl_strmap attr_aliases, type_aliases;
+  /* Types are immutable, so equal spellings can share one object: simple
+   * `tensor<...>` types by their text, scalars by dtype. */
+  shl_strmap tensor_types;
+  const shl_type *scalar_types[DT_COUNT];
   char *loc_defs; /* "#locN = loc(...)" lines seen so far, newline separated */
   size_t loc_defs_len, loc_defs_cap;
 } shl_parser;
@@ -35,6 +40,10 @@ typedef struct {
   shl_named_attr *attrs;
   uint32_t n_regions, cap_regions;
   shl_region *regions;
+  /* Inline storage for the common small cases (op_create copies anyway). */
+  shl_value *operands_buf[8];
+  const shl_type *results_buf[8];
+  shl_named_attr attrs_buf[4];
 } op_state;
 
 /* ---- errors ---- */

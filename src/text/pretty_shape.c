@@ -229,6 +229,8 @@ void print_slice(shl_printer *pr, const shl_op *op) {
 shl_status parse_dynamic_slice(shl_parser *p, op_state *os) {
   ST_TRY(pp_operands_comma(p, os, 1));
   ST_TRY(pp_operands_with_attr(p, os));
+  /* Without start indices (rank 0) the printed form has a lone comma. */
+  if (os->n_operands == 1) p_punct(p, ',');
   ST_TRY(pp_expect_kw_eq(p, "sizes"));
   ST_TRY(pp_dims_attr(p, os, "slice_sizes"));
   ST_TRY(p_attr_dict(p, os));

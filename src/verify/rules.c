@@ -299,13 +299,23 @@ static shl_status ints_of(const shl_op *op, const shl_attr *a, const char *name,
   return VFY_ERR(op, "attribute '%s' must be a list of integers", name);
 }
 
+/* Lists beyond this length cannot describe dimensions of any tensor the parser
+ * accepts (its rank limit); refusing them keeps the quadratic containment
+ * checks of the rules cheap. */
+#define VFY_MAX_LIST 4096
+
+static shl_status capped(const shl_op *op, shl_status st, vfy_ints *out, size_t cap) {
+  if (st || out->n <= cap) return st;
+  return VFY_ERR(op, "attribute '%s' has too many entries (%zu)", out->name, out->n);
+}
+
 shl_status vfy_ints_of(const shl_op *op, const shl_attr *a, const char *name, bool optional, vfy_ints *out) {
-  return ints_of(op, a, name, optional, false, out);
+  return capped(op, ints_of(op, a, name, optional, false, out), out, VFY_MAX_LIST);
 }
 
 shl_status vfy_padding_attr(const shl_op *op, const char *name, int64_t n, vfy_ints *out) {
   const shl_attr *a = op_attr(op, name);
-  ST_TRY(ints_of(op, a, name, true, true, out));
+  ST_TRY(capped(op, ints_of(op, a, name, true, true, out), out, 2 * VFY_MAX_LIST));
   if (!a) return NULL;
   if (a->kind == AT_DENSE && a->type->rank == 2 && (a->type->dims[0] != n || a->type->dims[1] != 2))
     return VFY_ERR(op, "expects '%s' to have shape [%lld, 2], got %s", name, (long long)n, vfy_tstr(a->type));

@@ -21,8 +21,6 @@ const char *vfy_tstr(const shl_type *t);
 static inline const shl_type *vfy_otype(const shl_op *op, uint32_t i) { return op->operands[i]->type; }
 static inline const shl_type *vfy_rtype(const shl_op *op, uint32_t i) { return op->results[i].type; }
 static inline bool vfy_is_tensor(const shl_type *t) { return t && t->kind == TY_TENSOR; }
-static inline bool vfy_ranked(const shl_type *t) { return vfy_is_tensor(t) && t->rank >= 0; }
-static inline bool vfy_dyn(int64_t d) { return d < 0; }
 static inline bool vfy_dims_compat(int64_t a, int64_t b) { return a < 0 || b < 0 || a == b; }
 /* Operand count and result count, then every operand and result a tensor. */
 shl_status vfy_all_tensors(const shl_op *op, uint32_t n_operands, uint32_t n_results);
@@ -123,8 +121,8 @@ shl_status vfy_shape_check(const shl_op *op, const char *what, const shl_type *t
 
 /* The only block of region #r and its terminator, which must be `term_id`. */
 shl_status vfy_region(const shl_op *op, uint32_t r, shl_opid term_id, const shl_block **blk, const shl_op **term);
-/* Block argument i of `blk` must be a rank-0 tensor whose element type
- * satisfies `elem_ok` against `want` (the element source). */
+/* Block argument i of `blk` must be a rank-0 tensor whose element type agrees
+ * with `want`'s (any float precision when `ignore_fp`). */
 shl_status vfy_scalar_arg(const shl_op *op, const char *region, const shl_block *blk, uint32_t i,
                           const shl_type *want, bool ignore_fp);
 /* Checks a reducer body (reduce, reduce_window, scatter, select_and_scatter)

@@ -119,7 +119,7 @@ static shl_status resolve(const verify_ctx *vc, const shl_op *op, const char *at
                           const char **label) {
   const shl_attr *sym = op_attr(op, attr);
   if (!sym || sym->kind != AT_SYMREF) return VFY_ERR(op, "requires a symbol attribute '%s'", attr);
-  shl_str s = short_name(sym->u.str);
+  shl_str s = short_name(sym->u.sym.text);
   *label = vfy_fmt("%.*s", (int)s.n, s.p);
   const shl_op *f = vfy_lookup_func(vc, sym);
   if (!f) return VFY_ERR(op, "'%s' %s does not refer to a function in this module", attr, *label);
@@ -151,7 +151,7 @@ shl_status verify_composite(const verify_ctx *vc, const shl_op *op) {
 
 /* ------------------------------------------------------------------ while, if, case */
 
-/* Values `vals` (n of them, from a terminator) are compatible with the op's
+/* The values a region's terminator returns are compatible with the op's
  * results. */
 static shl_status returns_match(const shl_op *op, const char *region, const shl_op *term) {
   if (term->n_operands != op->n_results)
@@ -333,7 +333,7 @@ shl_status verify_custom_call(const verify_ctx *vc, const shl_op *op) {
       const shl_attr *s = called->u.arr.items[i];
       if (!s || s->kind != AT_SYMREF) return VFY_ERR(op, "called_computations entry #%u must be a symbol", i);
       if (!vfy_lookup_func(vc, s)) {
-        shl_str n = short_name(s->u.str);
+        shl_str n = short_name(s->u.sym.text);
         return VFY_ERR(op, "called computation %.*s does not refer to a function in this module", (int)n.n, n.p);
       }
     }

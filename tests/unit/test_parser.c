@@ -392,7 +392,9 @@ static void test_integer_attrs(void **state) {
   check_attr_error("18446744073709551616", SHLOC_ERR_PARSE, "out of range");
   check_attr_error("0x10000000000000000 : i64", SHLOC_ERR_PARSE, "out of range");
   check_attr_error("2 : i1", SHLOC_ERR_PARSE, "out of range");
-  check_attr_error("1 : tensor<f32>", SHLOC_ERR_PARSE, "scalar type");
+  check_attr_error("1 : tensor<f32>", SHLOC_ERR_PARSE, "integer or float type");
+  check_attr_error("-3 : !quant.uniform<i8:f32, 0.5:10>", SHLOC_ERR_PARSE, "integer or float type");
+  check_attr_error("1.0 : complex<f32>", SHLOC_ERR_PARSE, "integer or float type");
   check_attr_error("1.5 : i32", SHLOC_ERR_PARSE, "non-float");
   check_attr_error("- x", SHLOC_ERR_PARSE, "expected number");
 }
@@ -420,6 +422,7 @@ static void test_float_attrs(void **state) {
   check_attr_error("0x1FFFF : f16", SHLOC_ERR_PARSE, "too wide");
   check_attr_error("inf", SHLOC_ERR_PARSE, "needs a float type");
   check_attr_error("nan : i32", SHLOC_ERR_PARSE, "needs a float type");
+  check_attr_error("inf : tensor<f32>", SHLOC_ERR_PARSE, "needs a float type");
 }
 
 static void test_other_attrs(void **state) {

@@ -1,14 +1,18 @@
 /* stablehlo.custom_call: built-in targets (the check.* targets of the
- * StableHLO test corpus); other targets go through the custom-call registry. */
+ * StableHLO test corpus); other targets go through the custom-call registry
+ * (ffi_call.c).  Every custom call runs where it stands: the executor never
+ * drops or reorders ops, so has_side_effect calls keep their order. */
 #include <stdio.h>
 
 #include "check.h"
 #include "exec/plan.h"
+#include "ffi_call.h"
 
-typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ } builtin_target;
+typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_REGISTRY } builtin_target;
 
 typedef struct {
   builtin_target target;
+  void *call; /* CC_REGISTRY: ffi_call_prepare's params */
 } cc_params;
 
 static const struct {
@@ -36,20 +40,20 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     *params = cp;
     return NULL;
   }
-  int64_t api = 0;
-  attr_as_int(op_attr(op, "api_version"), &api);
-  return st_error(SHLOC_ERR_NOT_FOUND, &op->pos, "stablehlo.custom_call",
-                  "no handler registered for custom call target '%.*s' (api_version %lld) at %s:%d:%d; register one "
-                  "with --ffi %.*s=LIB.so:SYMBOL or --plugin LIB.so",
-                  (int)name.n, name.p, (long long)api, op->pos.file ? op->pos.file : "<input>", op->pos.line,
-                  op->pos.col, (int)name.n, name.p);
+  cc_params *cp = plan_alloc(pc, sizeof *cp);
+  if (!cp) return st_oom();
+  cp->target = CC_REGISTRY;
+  *params = cp;
+  return ffi_call_prepare(pc, op, &cp->call);
 }
 
 static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const cc_params *cp = po->params;
+  if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
   bool ok = true;
   /* Operand 0 is the actual value, operand 1 the expected one. */
   switch (cp->target) {
+    case CC_REGISTRY: break;
     case CC_EXPECT_EQ:
       return check_compare(po->op, CHECK_EXACT, in[0], in[1]->data, 0, 0, 0, &ok);
     case CC_EXPECT_ALMOST_EQ:

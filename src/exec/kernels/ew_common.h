@@ -48,8 +48,6 @@ void ew_store_cplx(shl_dtype dt, const double complex *src, void *dst, int64_t o
 /* Attribute helper: the enum value (e.g. "LT") of an AT_ENUM attribute, or an empty string. */
 shl_str ew_enum_value(const shl_op *op, const char *name);
 
-#endif
-
 /* ---- shared cores (also used by chlo.broadcast_*) ---- */
 
 /* A binary arithmetic/logical op on same-shape operands. */
@@ -73,6 +71,31 @@ typedef struct {
 shl_status ew_compare_init(const shl_op *op, shl_dtype in, ew_compare_op *p);
 void ew_compare_apply(const ew_compare_op *p, const void *a, const void *b, uint8_t *dst, int64_t n);
 
+/* ---- range evaluation (fused ops and whole-buffer kernels) ---- */
+
+/* Evaluates a prepared elementwise op (its kernel's params) over n
+ * elements: in[k] points at operand k's first element (every operand has n
+ * elements; fused ops expand scalars first), out at the result's. */
+typedef void (*ew_eval_fn)(const void *params, const void *const *in, void *out, int64_t n);
+void ew_unary_eval(const void *params, const void *const *in, void *out, int64_t n);
+void ew_binary_eval(const void *params, const void *const *in, void *out, int64_t n);
+void ew_compare_eval(const void *params, const void *const *in, void *out, int64_t n);
+void ew_select_eval(const void *params, const void *const *in, void *out, int64_t n);
+void ew_clamp_eval(const void *params, const void *const *in, void *out, int64_t n);
+
+/* Vectorised f32 loops (ew_f32.c); false when op `id` has none. */
+bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n);
+bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n);
+
+/* Folds: *acc = *acc binop src[0] binop ... binop src[n-1] for add,
+ * multiply, maximum and minimum on f32 and f64 (in lane-parallel order;
+ * NaNs propagate).  ew_fold_identity stores binop's identity element. */
+bool ew_fold_ok(shl_opid binop, shl_dtype dt);
+void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc);
+bool ew_fold_identity(shl_opid binop, shl_dtype dt, void *acc);
+
 /* select: pred_n is 1 (scalar predicate) or n. */
 void ew_select_apply(const uint8_t *pred, int64_t pred_n, const void *t, const void *f, void *dst, int64_t n,
                      size_t esz);
+
+#endif

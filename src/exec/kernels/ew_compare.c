@@ -105,6 +105,10 @@ static shl_status compare_prepare(plan_ctx *pc, const shl_op *op, void **params)
   return NULL;
 }
 
+void ew_compare_eval(const void *params, const void *const *in, void *out, int64_t n) {
+  ew_compare_apply(params, in[0], in[1], out, n);
+}
+
 static shl_status compare_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   ew_compare_apply(po->params, in[0]->data, in[1]->data, out[0]->data, out[0]->n);
   return NULL;
@@ -149,10 +153,19 @@ void ew_select_apply(const uint8_t *pred, int64_t pred_n, const void *t, const v
   }
 }
 
+/* params: the element size. */
 static shl_status select_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (op->n_operands != 3 || op->n_results != 1)
     return op_error(op, SHLOC_ERR_VERIFY, "expects three operands and one result");
+  size_t *esz = plan_alloc(pc, sizeof *esz);
+  if (!esz) return st_oom();
+  *esz = dtype_bytes(type_storage_dtype(op->results[0].type));
+  *params = esz;
   return NULL;
+}
+
+void ew_select_eval(const void *params, const void *const *in, void *out, int64_t n) {
+  ew_select_apply(in[0], n, in[1], in[2], out, n, *(const size_t *)params);
 }
 
 static shl_status select_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
@@ -181,6 +194,12 @@ static shl_status clamp_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   ST_TRY(ew_binary_init(op, OP_MINIMUM, dt, dt, &p->min));
   *params = p;
   return NULL;
+}
+
+void ew_clamp_eval(const void *params, const void *const *in, void *out, int64_t n) {
+  const clamp_params *p = params;
+  ew_binary_apply(&p->max, in[1], in[0], out, n);
+  ew_binary_apply(&p->min, out, in[2], out, n); /* in place: both loops read an element before writing it */
 }
 
 /* Chunk [off, off+m) of b, replicating a one-element buffer. */

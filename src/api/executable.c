@@ -1,0 +1,115 @@
+/* Public executables: a planned function run on caller-described tensors. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec/exec.h"
+#include "ffi/ffi.h"
+#include "shloc/ffi_registry.h"
+
+/* The public description of a signature type; false when the type has none
+ * (tuples, dynamic shapes, element types outside XLA's numbering). */
+static bool describe(const shl_type *t, shloc_tensor *out) {
+  *out = (shloc_tensor){.dtype = XLA_FFI_DataType_INVALID};
+  if (t->kind == TY_TOKEN) {
+    out->dtype = XLA_FFI_DataType_TOKEN;
+    return true;
+  }
+  if (t->kind != TY_TENSOR || !type_is_static(t)) return false;
+  out->dtype = ffi_dtype_to_xla(type_storage_dtype(t));
+  out->rank = t->rank;
+  out->dims = t->dims;
+  out->nbytes = (size_t)type_num_bytes(t);
+  return out->dtype != XLA_FFI_DataType_INVALID;
+}
+
+static shl_status signature_error(const shl_op *f, const char *role, size_t i) {
+  return op_error(f, SHLOC_ERR_UNSUPPORTED,
+                  "%s #%zu has a type the public API cannot describe (static tensors and tokens only)", role, i);
+}
+
+shloc_status shloc_executable_create(shloc_module *m, const char *func, shloc_ffi_registry *registry,
+                                     shloc_executable **out) {
+  *out = NULL;
+  if (!func) func = "main";
+  const shl_op *f = module_find_func(m, str_of(func));
+  if (!f) return st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "no function @%s in the module", func);
+  const shl_type *ft = func_type(f);
+  shloc_tensor d;
+  for (uint32_t i = 0; i < ft->n_in; i++)
+    if (!describe(ft->in[i], &d)) return signature_error(f, "argument", i);
+  for (uint32_t i = 0; i < ft->n_out; i++)
+    if (!describe(ft->out[i], &d)) return signature_error(f, "result", i);
+  exec_config cfg = {.registry = (ffi_registry *)registry};
+  return executable_create(m, f, &cfg, out);
+}
+
+void shloc_executable_destroy(shloc_executable *x) { executable_destroy(x); }
+
+size_t shloc_executable_num_args(const shloc_executable *x) { return func_type(executable_func(x))->n_in; }
+size_t shloc_executable_num_results(const shloc_executable *x) { return func_type(executable_func(x))->n_out; }
+
+shloc_status shloc_executable_arg_type(const shloc_executable *x, size_t i, shloc_tensor *out) {
+  const shl_type *ft = func_type(executable_func(x));
+  if (i >= ft->n_in) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "argument index %zu out of range", i);
+  describe(ft->in[i], out);
+  return NULL;
+}
+
+shloc_status shloc_executable_result_type(const shloc_executable *x, size_t i, shloc_tensor *out) {
+  const shl_type *ft = func_type(executable_func(x));
+  if (i >= ft->n_out) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "result index %zu out of range", i);
+  describe(ft->out[i], out);
+  return NULL;
+}
+
+/* "f32[2,3]" for messages. */
+static void fmt_tensor(const shloc_tensor *t, char *buf, size_t cap) {
+  size_t n = (size_t)snprintf(buf, cap, "%s[", ffi_dtype_xla_name(t->dtype));
+  for (int32_t k = 0; k < t->rank && n < cap; k++)
+    n += (size_t)snprintf(buf + n, cap - n, k ? ",%lld" : "%lld", (long long)(t->dims ? t->dims[k] : -1));
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+}
+
+static bool same_shape(const shloc_tensor *a, const shloc_tensor *b) {
+  if (a->dtype != b->dtype || a->rank != b->rank) return false;
+  for (int32_t k = 0; k < a->rank; k++)
+    if (!a->dims || a->dims[k] != b->dims[k]) return false;
+  return true;
+}
+
+shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args, shloc_tensor *results,
+                                  size_t n_results) {
+  const shl_op *f = executable_func(x);
+  const shl_type *ft = func_type(f);
+  if (n_args != ft->n_in || n_results != ft->n_out)
+    return op_error(f, SHLOC_ERR_INVALID_ARG, "takes %u arguments and %u results, got %zu and %zu", ft->n_in,
+                    ft->n_out, n_args, n_results);
+  shl_buf *bufs = calloc(ft->n_in + ft->n_out + 1, sizeof *bufs);
+  shl_buf **ptrs = calloc(ft->n_in + 1, sizeof *ptrs);
+  shl_status st = NULL;
+  if (!bufs || !ptrs) st = st_oom();
+  for (uint32_t i = 0; !st && i < ft->n_in; i++) {
+    shloc_tensor want;
+    describe(ft->in[i], &want);
+    if (!same_shape(&args[i], &want) || (want.nbytes && !args[i].data)) {
+      char got_s[256], want_s[256];
+      fmt_tensor(&args[i], got_s, sizeof got_s);
+      fmt_tensor(&want, want_s, sizeof want_s);
+      st = op_error(f, SHLOC_ERR_INVALID_ARG, "argument #%u is %s%s, expected %s", i, got_s,
+                    want.nbytes && !args[i].data ? " without data" : "", want_s);
+      break;
+    }
+    buf_init(&bufs[i], ft->in[i], args[i].data);
+    ptrs[i] = &bufs[i];
+  }
+  shl_buf *res = bufs + ft->n_in;
+  if (!st) st = executable_run(x, ptrs, res);
+  if (!st)
+    for (uint32_t i = 0; i < ft->n_out; i++) {
+      describe(ft->out[i], &results[i]);
+      results[i].data = res[i].data;
+    }
+  free(bufs);
+  free(ptrs);
+  return st;
+}

@@ -1,0 +1,139 @@
+/* Multi-dimensional FFTs over row-major arrays, instantiated by fft.c after
+ * fft_cpass.h and fft_rpass.h; no include guard on purpose.  Lines along
+ * one axis are gathered into a buffer, transformed and scattered back, one
+ * axis after the other (the order and where the scale factor goes are
+ * decided by fft.c, as XLA's DUCC call does them). */
+
+/* Scratch for one line of length n: the data, the pass ping-pong buffer and
+ * what the plan needs (in complex elements). */
+static size_t FX(line_scratch)(size_t n, size_t plan_buf) { return 2 * n + plan_buf + 2; }
+
+/* Complex transforms of every line along dims[axis] from src into dst (which
+ * may be src); results scaled by fct when fct != 1. */
+static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, int rank, const int64_t *dims, int axis,
+                         bool fwd, FR fct) {
+  size_t n = (size_t)dims[axis], s = 1, outer = 1;
+  for (int d = axis + 1; d < rank; d++) s *= (size_t)dims[d];
+  for (int d = 0; d < axis; d++) outer *= (size_t)dims[d];
+  size_t lines = outer * s, per = FX(line_scratch)(n, pl->buf);
+  int nt = omp_get_max_threads();
+  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
+  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if (!work) return false;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (size_t L = 0; L < lines; L++) {
+    FX(cx) *line = work + (size_t)omp_get_thread_num() * per, *ch = line + n, *buf = ch + n;
+    size_t base = (L / s) * n * s + L % s;
+    for (size_t j = 0; j < n; j++) line[j] = src[base + j * s];
+    FX(cx) *res = FX(cpass_exec)(pl, line, ch, buf, fwd);
+    for (size_t j = 0; j < n; j++) dst[base + j * s] = fct != (FR)1 ? FX(cscale)(res[j], fct) : res[j];
+  }
+  free(work);
+  return true;
+}
+
+/* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1 complex. */
+static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct) {
+  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf);
+  int nt = omp_get_max_threads();
+  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
+  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if (!work) return false;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (size_t L = 0; L < lines; L++) {
+    FX(cx) *w = work + (size_t)omp_get_thread_num() * per;
+    FR *line = (FR *)w, *ch = line + n;
+    memcpy(line, src + L * n, n * sizeof *line);
+    FR *res = FX(rpass_exec)(pl, line, ch, w + n, true);
+    if (fct != (FR)1)
+      for (size_t j = 0; j < n; j++) res[j] *= fct;
+    FX(cx) *o = dst + L * m;
+    o[0] = (FX(cx)){res[0], 0};
+    size_t i = 1, ii = 1;
+    for (; i + 1 < n; i += 2, ii++) o[ii] = (FX(cx)){res[i], res[i + 1]};
+    if (i < n) o[ii] = (FX(cx)){res[i], 0};
+  }
+  free(work);
+  return true;
+}
+
+/* Halfcomplex-to-real along the last axis: lines of n/2+1 complex -> n reals. */
+static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t lines, size_t n, FR fct) {
+  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf);
+  int nt = omp_get_max_threads();
+  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
+  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if (!work) return false;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (size_t L = 0; L < lines; L++) {
+    FX(cx) *w = work + (size_t)omp_get_thread_num() * per;
+    FR *line = (FR *)w, *ch = line + n;
+    const FX(cx) *in = src + L * m;
+    line[0] = in[0].r;
+    size_t i = 1, ii = 1;
+    for (; i + 1 < n; i += 2, ii++) line[i] = in[ii].r, line[i + 1] = in[ii].i;
+    if (i < n) line[i] = in[ii].r;
+    FR *res = FX(rpass_exec)(pl, line, ch, w + n, false);
+    FR *o = dst + L * n;
+    for (size_t j = 0; j < n; j++) o[j] = fct != (FR)1 ? res[j] * fct : res[j];
+  }
+  free(work);
+  return true;
+}
+
+/* Plans for the transformed axes, built once at prepare time. */
+typedef struct {
+  FX(cpass) *c[3]; /* complex plans per fft_length entry (the last unused by RFFT/IRFFT) */
+  FX(rpass) *r;    /* real plan for the last length (RFFT/IRFFT) */
+} FX(plans);
+
+static bool FX(plans_make)(const fft_alloc *A, const fft_params *p, FX(plans) *pl) {
+  bool real = p->kind == FT_RFFT || p->kind == FT_IRFFT;
+  for (int a = 0; a < p->rank; a++) {
+    if (real && a == p->rank - 1) {
+      if (!(pl->r = FX(rplan_make)(A, (size_t)p->n[a]))) return false;
+    } else if (!(pl->c[a] = FX(cplan_make)(A, (size_t)p->n[a]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool FX(fft_exec)(const fft_params *p, const FX(plans) *pl, const shl_buf *in, shl_buf *out) {
+  int r = in->rank, k = p->rank, order[3];
+  FR scale = (FR)p->scale;
+  switch (p->kind) {
+    case FT_FFT:
+    case FT_IFFT: {
+      bool fwd = p->kind == FT_FFT;
+      fft_axis_order(in->dims, r, r - k, k, order);
+      for (int j = 0; j < k; j++) {
+        int a = order[j];
+        if (!FX(c2c_axis)(pl->c[a], j ? out->data : in->data, out->data, r, in->dims, r - k + a, fwd,
+                          j || fwd ? (FR)1 : scale))
+          return false;
+      }
+      return true;
+    }
+    case FT_RFFT: {
+      size_t n = (size_t)p->n[k - 1];
+      if (!FX(r2c_last)(pl->r, in->data, out->data, (size_t)in->n / n, n, (FR)1)) return false;
+      for (int a = 0; a < k - 1; a++)
+        if (!FX(c2c_axis)(pl->c[a], out->data, out->data, r, out->dims, r - k + a, true, (FR)1)) return false;
+      return true;
+    }
+    default: {
+      size_t n = (size_t)p->n[k - 1];
+      if (k == 1) return FX(c2r_last)(pl->r, in->data, out->data, (size_t)out->n / n, n, scale);
+      FX(cx) *tmp = malloc((size_t)in->n * sizeof *tmp);
+      if (!tmp) return false;
+      bool ok = true;
+      fft_axis_order(in->dims, r, r - k, k - 1, order);
+      for (int j = 0; ok && j < k - 1; j++)
+        ok = FX(c2c_axis)(pl->c[order[j]], j ? tmp : in->data, tmp, r, in->dims, r - k + order[j], false, (FR)1);
+      ok = ok && FX(c2r_last)(pl->r, tmp, out->data, (size_t)out->n / n, n, scale);
+      free(tmp);
+      return ok;
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/* Run-time values as MLIR text: what `shloc run --print` shows. */
+#ifndef SHLOC_TEXT_PRINT_VALUE_H
+#define SHLOC_TEXT_PRINT_VALUE_H
+
+#include "ir/ir.h"
+
+/* Formats `data` (row-major element storage of the static tensor type t, as
+ * executor buffers hold it) as a dense literal with its type,
+ * `dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>`: every element is written out
+ * (no splat or hex form), rank 0 gives `dense<v>`, empty tensors `dense<>`.
+ * *out is malloc'd and NUL-terminated. */
+shl_status print_dense_value(const shl_type *t, const void *data, size_t nbytes, char **out, size_t *out_len);
+
+/* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
+shl_status print_type_text(const shl_type *t, char **out);
+
+#endif

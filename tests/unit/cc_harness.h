@@ -1,0 +1,91 @@
+/* Shared by the test_custom_call_*.c tests: MLIR text -> verified module ->
+ * executable (public API, with a registry) -> run on given tensors.  Include
+ * after <cmocka.h>. */
+#ifndef SHLOC_TESTS_CC_HARNESS_H
+#define SHLOC_TESTS_CC_HARNESS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "shloc/ffi_registry.h"
+
+typedef struct {
+  shloc_context *ctx;
+  shloc_module *m;
+  shloc_executable *x;
+} cc_prog;
+
+static inline void cc_ok(shloc_status st) {
+  if (st) fail_msg("unexpected error: %s", shloc_status_message(st));
+}
+
+/* Asserts `st` is an error with `code` whose message contains `needle`; frees it. */
+static inline void cc_expect_error(shloc_status st, shloc_code code, const char *needle) {
+  if (!st) fail_msg("expected an error containing '%s'", needle);
+  if (shloc_status_code(st) != code)
+    fail_msg("code %d, expected %d: %s", (int)shloc_status_code(st), (int)code, shloc_status_message(st));
+  if (!strstr(shloc_status_message(st), needle)) fail_msg("message '%s' lacks '%s'", shloc_status_message(st), needle);
+  shloc_status_free(st);
+}
+
+/* Parses, verifies (when `verify`) and plans `text`'s @main with `reg`.  On
+ * failure returns the status and leaves nothing allocated. */
+static inline shloc_status cc_build_opt(const char *text, shloc_ffi_registry *reg, bool verify, cc_prog *p) {
+  memset(p, 0, sizeof *p);
+  p->ctx = shloc_context_create();
+  if (!p->ctx) fail_msg("no context");
+  shloc_status st = shloc_module_parse(p->ctx, "t.mlir", text, strlen(text), 1, &p->m);
+  if (!st && verify) st = shloc_module_verify(p->m);
+  if (!st) st = shloc_executable_create(p->m, "main", reg, &p->x);
+  if (st) {
+    shloc_module_destroy(p->m);
+    shloc_context_destroy(p->ctx);
+    memset(p, 0, sizeof *p);
+  }
+  return st;
+}
+
+static inline shloc_status cc_build(const char *text, shloc_ffi_registry *reg, cc_prog *p) {
+  return cc_build_opt(text, reg, true, p);
+}
+
+static inline void cc_free(cc_prog *p) {
+  shloc_executable_destroy(p->x);
+  shloc_module_destroy(p->m);
+  shloc_context_destroy(p->ctx);
+  memset(p, 0, sizeof *p);
+}
+
+/* Runs with inputs whose types come from the signature; `in[i]` points to
+ * argument i's row-major data.  Results are malloc'd into out[] (free each
+ * .data).  */
+static inline shloc_status cc_run(cc_prog *p, void *const *in, shloc_tensor *out) {
+  size_t n = shloc_executable_num_args(p->x);
+  shloc_tensor args[8];
+  if (n > 8) fail_msg("too many arguments");
+  for (size_t i = 0; i < n; i++) {
+    cc_ok(shloc_executable_arg_type(p->x, i, &args[i]));
+    args[i].data = in[i];
+  }
+  return shloc_executable_run(p->x, args, n, out, shloc_executable_num_results(p->x));
+}
+
+static inline void cc_free_results(shloc_tensor *out, size_t n) {
+  for (size_t i = 0; i < n; i++) free(out[i].data);
+}
+
+/* Builds, runs once with `in`, and keeps the program alive in *p (the caller
+ * inspects what handlers recorded, then calls cc_free). */
+static inline void cc_build_run(const char *text, shloc_ffi_registry *reg, void *const *in, shloc_tensor *out,
+                                cc_prog *p) {
+  cc_ok(cc_build(text, reg, p));
+  cc_ok(cc_run(p, in, out));
+}
+
+static inline shloc_ffi_registry *cc_registry(void) {
+  shloc_ffi_registry *r;
+  cc_ok(shloc_ffi_registry_create(&r));
+  return r;
+}
+
+#endif

@@ -1,0 +1,354 @@
+/* shloc run FILE: runs a function on .npy inputs; writes .npy outputs and/or
+ * prints the results as dense literals; optionally times repeated runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "exec/exec.h"
+#include "ffi/ffi.h"
+#include "support/npy.h"
+#include "text/print_value.h"
+
+static const char usage_text[] =
+    "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
+    "                 [--ffi TARGET=LIB.so:SYMBOL ...] [--plugin LIB.so ...] [--repeat N] [--time]\n"
+    "\n"
+    "Parses and verifies FILE ('-' = stdin), then runs its entry function (--entry NAME;\n"
+    "default @main, or the only function) once per --repeat.\n"
+    "\n"
+    "  --input A.npy   one per function argument, in order (also: -i); shape and\n"
+    "                  element type must match the argument's type exactly (errors\n"
+    "                  number arguments from 0, like %arg0)\n"
+    "  -o OUT.npy      one per result, in order; each file is written atomically\n"
+    "  --print         print each result as `dense<...> : tensor<...>` on stdout;\n"
+    "                  this is the default when neither -o nor --time is given\n"
+    "  --ffi T=LIB:SYM register symbol SYM of shared library LIB as custom-call target T\n"
+    "                  (the op's api_version says whether it is a typed XLA FFI handler\n"
+    "                  or a legacy function)\n"
+    "  --plugin LIB    load a handler plugin library (shloc_plugin_register or\n"
+    "                  XLA_FFI_Handler_Register calls in its initialisers)\n"
+    "  --repeat N      run N times (default 1); outputs come from the last run\n"
+    "  --time          print the median (and minimum) time per run to stderr, e.g.\n"
+    "                  'shloc run: 5 runs, median 12.345 ms, min 12.001 ms'; parsing,\n"
+    "                  verification and planning are not included\n"
+    "\n"
+    ".npy element types (NumPy descr; C order; little-endian, big-endian inputs are swapped):\n"
+    "  i1 '|b1'   i8 '|i1'  i16 '<i2'  i32 '<i4'  i64 '<i8'   (si* the same)\n"
+    "  ui8 '|u1'  ui16 '<u2'  ui32 '<u4'  ui64 '<u8'\n"
+    "  i2/i4 '|i1', ui2/ui4 '|u1' (one byte per element)\n"
+    "  f16 '<f2'  f32 and tf32 '<f4'  f64 '<f8'  complex<f32> '<c8'  complex<f64> '<c16'\n"
+    "  bf16 '<V2' (raw bits, what ml_dtypes writes; '<u2' accepted on input)\n"
+    "  f8*/f6*/f4 '|V1' (raw bits, one byte per element; '|u1' accepted on input)\n"
+    "  quantized tensors use their storage type.  Outputs are written with these descrs.\n"
+    "\n"
+    "Exit status: 0 on success, 1 on any error, 2 on bad usage.\n";
+
+typedef struct {
+  const char **v;
+  int n;
+} arg_list;
+
+static bool list_add(arg_list *l, const char *s) {
+  const char **nv = realloc(l->v, (size_t)(l->n + 1) * sizeof *nv);
+  if (!nv) return false;
+  nv[l->n++] = s;
+  l->v = nv;
+  return true;
+}
+
+typedef struct {
+  const char *path, *entry;
+  arg_list inputs, outputs, ffi, plugins;
+  bool print, time;
+  long repeat;
+} run_opts;
+
+/* Reports a status: MLIR-style when it points into the module, otherwise as
+ * "shloc run: error: message" (npy and registry errors name their file). */
+static void report(shloc_status st, const char *text, size_t len) {
+  const char *file = NULL;
+  shloc_status_location(st, &file, NULL, NULL);
+  if (file) {
+    cli_report(st, text, len);
+    return;
+  }
+  fprintf(stderr, "shloc run: error: %s\n", shloc_status_message(st));
+  shloc_status_free(st);
+}
+
+/* The StableHLO interpreter's rule: `main`, or the only function. */
+static const shl_op *entry_func(const shloc_module *m, const char *entry) {
+  if (entry) return module_find_func(m, str_of(entry));
+  const shl_op *main_fn = module_find_func(m, str_of("main"));
+  if (main_fn) return main_fn;
+  const shl_op *only = NULL;
+  int n = 0;
+  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next)
+    if (op_is(op, OP_FUNC)) {
+      only = op;
+      n++;
+    }
+  return n == 1 ? only : NULL;
+}
+
+static char *type_text(const shl_type *t) {
+  char *s = NULL;
+  shl_status st = print_type_text(t, &s);
+  if (st) shloc_status_free(st);
+  return s;
+}
+
+/* Arguments and results must be static tensors: what .npy files hold. */
+static shl_status check_signature(const shl_op *f) {
+  const shl_type *ft = func_type(f);
+  for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
+    bool in = k < ft->n_in;
+    uint32_t i = in ? k : k - ft->n_in;
+    const shl_type *t = in ? ft->in[i] : ft->out[i];
+    if (t->kind == TY_TENSOR && type_is_static(t) && npy_descr_for(type_storage_dtype(t))) continue;
+    char *s = type_text(t);
+    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports statically shaped tensors only",
+                             in ? "argument" : "result", i, s ? s : "?");
+    free(s);
+    return st;
+  }
+  return NULL;
+}
+
+/* "tensor<4x9xf32> (<f4)" for what a file holds. */
+static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size_t cap) {
+  shl_dtype dt = npy_descr_accepts(a->descr, expected) ? expected : npy_dtype_for_descr(a->descr);
+  size_t n = (size_t)snprintf(buf, cap, "tensor<");
+  for (int i = 0; i < a->rank && n < cap; i++) n += (size_t)snprintf(buf + n, cap - n, "%lldx", (long long)a->dims[i]);
+  if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
+}
+
+/* Loads input `i` and checks it against the argument type. */
+static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
+  ST_TRY(npy_read_file(path, a));
+  shl_dtype dt = type_storage_dtype(t);
+  bool ok = a->rank == t->rank && npy_descr_accepts(a->descr, dt);
+  for (int d = 0; ok && d < t->rank; d++) ok = a->dims[d] == t->dims[d];
+  if (ok) return NULL;
+  char got[NPY_MAX_RANK * 21 + 64];
+  describe_npy(a, dt, got, sizeof got);
+  char *want = type_text(t);
+  shl_status st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "argument #%u (%s): expected %s, got %s", i, path,
+                           want ? want : "?", got);
+  free(want);
+  npy_array_free(a);
+  return st;
+}
+
+static shl_status build_registry(const run_opts *o, ffi_registry **out) {
+  *out = NULL;
+  if (!o->ffi.n && !o->plugins.n) return NULL;
+  ST_TRY(ffi_registry_create(out));
+  for (int i = 0; i < o->ffi.n; i++) {
+    const char *arg = o->ffi.v[i], *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+      return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "--ffi '%s': expected TARGET=LIB.so:SYMBOL", arg);
+    char *target = strndup(arg, (size_t)(eq - arg));
+    if (!target) return st_oom();
+    shl_status st = ffi_registry_add_symbol(*out, target, eq + 1, FFI_KIND_SYMBOL);
+    free(target);
+    if (st) return st_annotate(st, "--ffi %s", arg);
+  }
+  for (int i = 0; i < o->plugins.n; i++) {
+    shl_status st = ffi_registry_load_plugin(*out, o->plugins.v[i]);
+    if (st) return st_annotate(st, "--plugin %s", o->plugins.v[i]);
+  }
+  return NULL;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void free_results(shl_buf *res, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    free(res[i].data);
+    res[i].data = NULL;
+  }
+}
+
+/* Runs o->repeat times; res holds the last run's results. */
+static shl_status run_repeated(const run_opts *o, shloc_executable *x, shl_buf *const *args, shl_buf *res, uint32_t n_out) {
+  double *ms = malloc((size_t)o->repeat * sizeof *ms);
+  if (!ms) return st_oom();
+  for (long r = 0; r < o->repeat; r++) {
+    if (r) free_results(res, n_out);
+    double t0 = now_ms();
+    shl_status st = executable_run(x, args, res);
+    ms[r] = now_ms() - t0;
+    if (st) {
+      free(ms);
+      return st;
+    }
+  }
+  if (o->time) {
+    qsort(ms, (size_t)o->repeat, sizeof *ms, cmp_double);
+    long h = o->repeat / 2;
+    double med = o->repeat % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+    fprintf(stderr, "shloc run: %ld run%s, median %.3f ms, min %.3f ms\n", o->repeat, o->repeat == 1 ? "" : "s", med,
+            ms[0]);
+  }
+  free(ms);
+  return NULL;
+}
+
+static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res) {
+  bool print = o->print || (!o->outputs.n && !o->time);
+  for (uint32_t i = 0; i < ft->n_out; i++) {
+    const shl_type *t = ft->out[i];
+    if (i < (uint32_t)o->outputs.n)
+      ST_TRY(npy_write_file_atomic(o->outputs.v[i], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
+                                   res[i].data, res[i].nbytes));
+    if (!print) continue;
+    char *s;
+    size_t n;
+    ST_TRY(print_dense_value(t, res[i].data, res[i].nbytes, &s, &n));
+    fwrite(s, 1, n, stdout);
+    fputc('\n', stdout);
+    free(s);
+  }
+  return NULL;
+}
+
+/* Parses, plans and runs; returns the process exit status. */
+static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len) {
+  shloc_module *m = NULL;
+  shloc_executable *x = NULL;
+  ffi_registry *reg = NULL;
+  npy_array *ins = NULL;
+  shl_buf *bufs = NULL, **args = NULL, *res = NULL;
+  uint32_t n_in = 0, n_out = 0, loaded = 0;
+  bool ran = false;
+  shl_status st = shloc_module_parse(ctx, o->path, text, len, 1, &m);
+  if (!st) st = shloc_module_verify(m);
+  const shl_op *f = NULL;
+  if (!st) {
+    f = entry_func(m, o->entry);
+    if (!f && o->entry) st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no function @%s", o->path, o->entry);
+    else if (!f)
+      st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no entry function: expected @main or exactly one function (use --entry)",
+                    o->path);
+  }
+  const shl_type *ft = f ? func_type(f) : NULL;
+  if (!st) st = check_signature(f);
+  if (!st) {
+    n_in = ft->n_in;
+    n_out = ft->n_out;
+    shl_str name = func_sym_name(f);
+    if ((uint32_t)o->inputs.n != n_in)
+      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s takes %u argument%s, got %d --input file%s", (int)name.n,
+                    name.p, n_in, n_in == 1 ? "" : "s", o->inputs.n, o->inputs.n == 1 ? "" : "s");
+    else if (o->outputs.n && (uint32_t)o->outputs.n != n_out)
+      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s returns %u result%s, got %d -o file%s", (int)name.n, name.p,
+                    n_out, n_out == 1 ? "" : "s", o->outputs.n, o->outputs.n == 1 ? "" : "s");
+  }
+  if (!st) {
+    ins = calloc(n_in + 1, sizeof *ins);
+    bufs = calloc(n_in + 1, sizeof *bufs);
+    args = calloc(n_in + 1, sizeof *args);
+    res = calloc(n_out + 1, sizeof *res);
+    if (!ins || !bufs || !args || !res) st = st_oom();
+  }
+  for (; !st && loaded < n_in; loaded++) {
+    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded]);
+    if (st) break;
+    buf_init(&bufs[loaded], ft->in[loaded], ins[loaded].data);
+    args[loaded] = &bufs[loaded];
+  }
+  if (!st) st = build_registry(o, &reg);
+  if (!st) st = executable_create(m, f, &(exec_config){.registry = reg}, &x);
+  if (!st) {
+    st = run_repeated(o, x, args, res, n_out);
+    ran = !st;
+  }
+  if (!st) st = emit_results(o, ft, res);
+  if (st) report(st, text, len);
+  if (ran) free_results(res, n_out);
+  for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);
+  free(ins);
+  free(bufs);
+  free(args);
+  free(res);
+  executable_destroy(x); /* call sites go before their registry */
+  ffi_registry_destroy(reg);
+  shloc_module_destroy(m);
+  return st ? 1 : 0;
+}
+
+int cmd_run(int argc, char **argv) {
+  run_opts o = {.repeat = 1};
+  bool ok = true;
+  int rc = 2;
+  for (int i = 1; i < argc && ok; i++) {
+    const char *a = argv[i];
+    bool has_value = i + 1 < argc;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(usage_text, stdout);
+      rc = 0;
+      ok = false;
+    } else if (strcmp(a, "--print") == 0) {
+      o.print = true;
+    } else if (strcmp(a, "--time") == 0) {
+      o.time = true;
+    } else if ((strcmp(a, "--input") == 0 || strcmp(a, "-i") == 0) && has_value) {
+      ok = list_add(&o.inputs, argv[++i]);
+    } else if (strcmp(a, "-o") == 0 && has_value) {
+      ok = list_add(&o.outputs, argv[++i]);
+    } else if (strcmp(a, "--ffi") == 0 && has_value) {
+      ok = list_add(&o.ffi, argv[++i]);
+    } else if (strcmp(a, "--plugin") == 0 && has_value) {
+      ok = list_add(&o.plugins, argv[++i]);
+    } else if (strcmp(a, "--entry") == 0 && has_value) {
+      o.entry = argv[++i];
+    } else if (strcmp(a, "--repeat") == 0 && has_value) {
+      char *end;
+      o.repeat = strtol(argv[++i], &end, 10);
+      if (*end || o.repeat < 1 || o.repeat > 1000000) {
+        fprintf(stderr, "shloc run: --repeat expects a count from 1 to 1000000, got '%s'\n", argv[i]);
+        ok = false;
+      }
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "shloc run: unknown option or missing value: '%s' (see shloc run --help)\n", a);
+      ok = false;
+    } else if (!o.path) {
+      o.path = a;
+    } else {
+      fprintf(stderr, "shloc run: unexpected argument '%s' (inputs go after --input)\n", a);
+      ok = false;
+    }
+  }
+  if (ok && !o.path) {
+    fprintf(stderr, "shloc run: missing FILE (see shloc run --help)\n");
+    ok = false;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  if (ok) {
+    rc = 1;
+    if (cli_read_file(o.path, &text, &len)) {
+      shloc_context *ctx = shloc_context_create();
+      rc = ctx ? run_module(&o, ctx, text, len) : 1;
+      shloc_context_destroy(ctx);
+    }
+  }
+  free(text);
+  free(o.inputs.v);
+  free(o.outputs.v);
+  free(o.ffi.v);
+  free(o.plugins.v);
+  return rc;
+}
