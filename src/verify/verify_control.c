@@ -274,8 +274,8 @@ static shl_status all_layouts(const shl_op *op) {
 }
 
 /* Follows tuple indices into `t`; NULL when they do not fit. */
-static const shl_type *tuple_path(const shl_type *t, const vfy_ints *path) {
-  for (size_t i = 0; t && i < path->n; i++) {
+static const shl_type *tuple_path(const shl_type *t, const vfy_ints *path, size_t from) {
+  for (size_t i = from; t && i < path->n; i++) {
     int64_t k = vfy_int_at(path, i);
     if (t->kind != TY_TUPLE || k < 0 || k >= t->n_in) return NULL;
     t = t->in[k];
@@ -298,13 +298,15 @@ static shl_status aliases(const shl_op *op) {
     if (idx < 0 || idx >= op->n_operands)
       return VFY_ERR(op, "output_operand_aliases entry #%u: operand_index %lld is out of range [0, %u)", i,
                      (long long)idx, op->n_operands);
+    /* Several results form a tuple: the first output index picks one. */
     const shl_type *out = NULL;
-    if (out_path.n) {
-      if (op->n_results == 1) out = tuple_path(vfy_rtype(op, 0), &out_path);
-    } else if (op->n_results == 1) {
-      out = vfy_rtype(op, 0);
+    if (op->n_results == 1) {
+      out = tuple_path(vfy_rtype(op, 0), &out_path, 0);
+    } else if (out_path.n) {
+      int64_t r = vfy_int_at(&out_path, 0);
+      if (r >= 0 && r < op->n_results) out = tuple_path(vfy_rtype(op, (uint32_t)r), &out_path, 1);
     }
-    const shl_type *in = tuple_path(vfy_otype(op, (uint32_t)idx), &in_path);
+    const shl_type *in = tuple_path(vfy_otype(op, (uint32_t)idx), &in_path, 0);
     if (!out || !in) return VFY_ERR(op, "output_operand_aliases entry #%u has invalid tuple indices", i);
     if (!type_eq(out, in))
       return VFY_ERR(op, "output_operand_aliases entry #%u aliases %s with %s of another type", i, vfy_tstr(out),

@@ -739,6 +739,19 @@ static void test_dense_hex(void **state) {
   for (int i = 0; i < 128; i++) o += sprintf(o, "%02X", i);
   sprintf(o, "\"> : tensor<2x2x32xui8>");
   check_attr(attr, want);
+  /* Every digit next to the valid ranges is rejected, wherever it sits in a
+   * long blob (the decoder works on 32 digits at a time). */
+  static const char bad_digits[] = "/:@G`g\x80";
+  for (const char *b = bad_digits; *b; b++) {
+    for (int at = 0; at < 2 * 40; at += 13) {
+      o = attr;
+      o += sprintf(o, "dense<\"0x");
+      for (int i = 0; i < 40; i++) o += sprintf(o, "%02x", i + 160);
+      attr[9 + at] = *b;
+      sprintf(o, "\"> : tensor<40xui8>");
+      check_attr_error(attr, SHLOC_ERR_PARSE, "invalid hex digit");
+    }
+  }
   /* Two elements of rank 70: too deep for nested lists, printed as hex. */
   o = attr;
   o += sprintf(o, "dense<\"0x0102\"> : tensor<2x");

@@ -914,6 +914,20 @@ static void test_control(void **state) {
 /* ------------------------------------------------------------------ misc */
 
 static const vcase misc[] = {
+    {"multi-result alias picks a result",
+     "func.func @f(%a: tensor<2xf32>, %b: tensor<3xi32>) -> tensor<3xi32> {\n"
+     "  %0:2 = stablehlo.custom_call @t(%a, %b) {output_operand_aliases = [#stablehlo.output_operand_alias<"
+     "output_tuple_indices = [1], operand_index = 1, operand_tuple_indices = []>]} : "
+     "(tensor<2xf32>, tensor<3xi32>) -> (tensor<2xf32>, tensor<3xi32>)\n"
+     "  return %0#1 : tensor<3xi32>\n}\n",
+     NULL, 0, 0},
+    {"multi-result alias of another type",
+     "func.func @f(%a: tensor<2xf32>, %b: tensor<3xi32>) -> tensor<3xi32> {\n"
+     "  %0:2 = stablehlo.custom_call @t(%a, %b) {output_operand_aliases = [#stablehlo.output_operand_alias<"
+     "output_tuple_indices = [0], operand_index = 1, operand_tuple_indices = []>]} : "
+     "(tensor<2xf32>, tensor<3xi32>) -> (tensor<2xf32>, tensor<3xi32>)\n"
+     "  return %0#1 : tensor<3xi32>\n}\n",
+     "of another type", 2, 3},
     {"constant type",
      "func.func @f() -> tensor<3xf32> {\n"
      "  %0 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>\n"
