@@ -36,5 +36,6 @@ int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_lower(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ static const command commands[] = {
     {"fmt", cmd_fmt, "print a module in canonical pretty or generic form"},
     {"test", cmd_test, "run self-checking test programs (check.* ops)"},
     {"run", cmd_run, "run a function on .npy inputs; write .npy outputs or print results"},
+    {"lower-custom-calls", cmd_lower, "custom calls -> func.call of external functions (+ C shim to the handlers)"},
 };
 
 static void usage(FILE *f) {

@@ -7,7 +7,8 @@
  *   sdy.sharding_rule #sdy.op_sharding_rule<...>  compiler-visible, op level
  * plus row-major operand/result layouts.
  *
- *     rms_norm_builder path/to/librms_norm.so */
+ *     rms_norm_builder path/to/librms_norm.so
+ * (examples/builder/run.sh builds both and runs it.) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

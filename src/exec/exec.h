@@ -25,8 +25,9 @@ typedef struct {
   const shl_op *op;
   const struct shl_kernel *kernel;
   void *params;          /* from kernel->prepare, in the plan arena */
-  uint32_t *in_slots;    /* op->n_operands */
-  uint32_t *out_slots;   /* op->n_results */
+  uint32_t n_in, n_out;  /* operands and results (op's own, except for fused ops) */
+  uint32_t *in_slots;    /* n_in */
+  uint32_t *out_slots;   /* n_out */
   exec_plan **regions;   /* op->n_regions nested plans */
 } plan_op;
 

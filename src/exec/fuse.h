@@ -33,14 +33,16 @@ typedef enum {
 
 typedef struct {
   uint8_t kind, loc;
-  uint8_t avail;    /* first pass in which the node's values exist */
-  uint32_t passes;  /* leaves: bit s set when a node evaluated in pass s reads it */
+  uint32_t avail;                 /* first pass in which the node's values exist */
+  uint32_t first_pass, last_pass; /* passes in which nodes read it (leaves: when to fill) */
   bool consumed;    /* reductions: other nodes read the row results */
+  bool stream;      /* LOC_OUT, large and not read back: computed into a tile, then stored past the caches */
   shl_dtype dt;
   uint32_t esz;
   uint32_t ext;     /* leaf: its input; reduction: its init value's input */
   int32_t out;      /* output index, -1 if the value stays inside the group */
   size_t off;       /* per-thread scratch offset of its tile or row buffer */
+  size_t acc;       /* reductions: offset of its accumulators (16 bytes per row of a block) from acc_off */
   /* leaves (LOC_FILL, LOC_ROWVAL): element e of the group is element
    * sum_d ((e / pitch[d]) % dims[d]) * stride[d] of the input */
   int32_t rank;

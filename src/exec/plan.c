@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "fuse.h"
+
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
 const exec_config *plan_config(plan_ctx *pc) { return pc->cfg; }
@@ -23,6 +25,8 @@ static const shl_kernel *const kernel_table[OP_COUNT] = {
 #include "ir/ops.def"
 #undef OP
 };
+
+const shl_kernel *plan_kernel_of(const shl_op *op) { return kernel_table[op_id(op)]; }
 
 /* value -> slot lookup while building: value->id holds slot+1 of the plan
  * recorded in a side map keyed by plan, so use a per-plan hash. */
@@ -248,8 +252,12 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   /* Per-slot def op / last use, grown with slots. */
   size_t cap = 64;
   uint32_t *def_op = malloc(cap * sizeof *def_op), *last_use = malloc(cap * sizeof *last_use);
-  shl_status st = NULL;
-  if (!def_op || !last_use) st = st_oom();
+  fuse_block *fb = NULL;
+  exec_plan *saved_cur = pc->cur;
+  pc->cur = p;
+  shl_status st = fuse_analyze(pc, blk, &fb);
+  pc->cur = saved_cur;
+  if (!st && (!def_op || !last_use)) st = st_oom();
 #define TRACK(slot, field, value)                                                      \
   do {                                                                                 \
     while ((slot) >= cap) {                                                            \
@@ -267,8 +275,8 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   } while (0)
   if (st) goto out;
   for (size_t k = 0; k < cap; k++) def_op[k] = last_use[k] = UINT32_MAX;
-  uint32_t idx = 0;
-  for (const shl_op *op = blk->first; op; op = op->next) {
+  uint32_t idx = 0, pos = 0;
+  for (const shl_op *op = blk->first; op; op = op->next, pos++) {
     if (op->def->traits & T_TERM) {
       p->n_results = op->n_operands;
       p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
@@ -292,9 +300,41 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       }
       continue;
     }
+    const fuse_site *site = NULL;
+    fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
+    if (act == FUSE_SKIP) continue;
     plan_op *po = &p->ops[idx];
     po->op = op;
+    if (act == FUSE_EMIT) {
+      /* A fused group (at its last member): inputs, outputs, no regions. */
+      po->kernel = &kernel_fused;
+      po->params = site->params;
+      po->n_in = site->n_in;
+      po->n_out = site->n_out;
+      po->in_slots = plan_alloc(pc, (site->n_in + 1) * sizeof(uint32_t));
+      po->out_slots = plan_alloc(pc, (site->n_out + 1) * sizeof(uint32_t));
+      if (!po->in_slots || !po->out_slots) {
+        st = st_oom();
+        goto out;
+      }
+      for (uint32_t i = 0; i < site->n_in; i++) {
+        if ((st = resolve(pc, b, site->in[i], &po->in_slots[i]))) goto out;
+        TRACK(po->in_slots[i], last_use, idx);
+      }
+      for (uint32_t i = 0; i < site->n_out; i++) {
+        if ((st = new_slot(pc, p, site->out[i]->type, SLOT_FRAME, &po->out_slots[i]))) goto out;
+        TRACK(po->out_slots[i], def_op, idx);
+        if (!vmap_put(pc, &b->vals, site->out[i], po->out_slots[i])) {
+          st = st_oom();
+          goto out;
+        }
+      }
+      idx++;
+      continue;
+    }
     po->kernel = kernel_table[op_id(op)];
+    po->n_in = op->n_operands;
+    po->n_out = op->n_results;
     po->in_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
     po->out_slots = plan_alloc(pc, (op->n_results + 1) * sizeof(uint32_t));
     po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
@@ -351,6 +391,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   st = layout(p, def_op, last_use);
 out:
 #undef TRACK
+  fuse_free(fb);
   free(def_op);
   free(last_use);
   return st;

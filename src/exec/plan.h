@@ -73,6 +73,8 @@ struct shloc_executable {
   exec_plan *main;
 };
 
+/* The kernel that runs op (the op table's KERNEL column). */
+const shl_kernel *plan_kernel_of(const shl_op *op);
 /* Plans a function body (cached per function). */
 shl_status plan_function(plan_ctx *pc, const shl_op *func, exec_plan **out);
 /* Plans a region of `op` nested in the plan currently being built. */

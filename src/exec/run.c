@@ -45,17 +45,17 @@ static shl_status run_ops(exec_ctx *ec, exec_plan *plan, shl_buf *bufs) {
     const plan_op *po = &plan->ops[i];
     const shl_op *op = po->op;
     shl_buf **in = in_stack, **out = out_stack;
-    if (op->n_operands > MAX_STACK_OPERANDS || op->n_results > MAX_STACK_OPERANDS) {
-      in = malloc((op->n_operands + 1) * sizeof *in);
-      out = malloc((op->n_results + 1) * sizeof *out);
+    if (po->n_in > MAX_STACK_OPERANDS || po->n_out > MAX_STACK_OPERANDS) {
+      in = malloc((po->n_in + 1) * sizeof *in);
+      out = malloc((po->n_out + 1) * sizeof *out);
       if (!in || !out) {
         free(in);
         free(out);
         return st_oom();
       }
     }
-    for (uint32_t k = 0; k < op->n_operands; k++) in[k] = &bufs[po->in_slots[k]];
-    for (uint32_t k = 0; k < op->n_results; k++) out[k] = &bufs[po->out_slots[k]];
+    for (uint32_t k = 0; k < po->n_in; k++) in[k] = &bufs[po->in_slots[k]];
+    for (uint32_t k = 0; k < po->n_out; k++) out[k] = &bufs[po->out_slots[k]];
     shl_buf *saved = ec->slots;
     ec->slots = bufs;
     shl_status st = po->kernel->run(ec, po, in, out);

@@ -246,35 +246,66 @@ static shl_attr *list_field(shl_parser *p, const int64_t *v, size_t n) {
   return a;
 }
 
-shl_status p_conv_dims(shl_parser *p, const shl_attr **out) {
-  int64_t ib, ifeat, isp[64], kin, kout, ksp[64], ob, of, osp[64];
-  size_t ni, nk, no;
-  ST_TRY(conv_side(p, "bf", &ib, &ifeat, isp, &ni));
-  if (!p_kw(p, "x")) return parse_error(p, "expected 'x' between convolution input and kernel dimensions");
-  ST_TRY(conv_side(p, "io", &kin, &kout, ksp, &nk));
-  ST_TRY(p_expect_arrow(p));
-  ST_TRY(conv_side(p, "bf", &ob, &of, osp, &no));
-  if (ni != nk || ni != no) return parse_error(p, "convolution input, kernel and output must have the same number of spatial dimensions");
+static const char *const conv_fields[9] = {
+    "input_batch_dimension",          "input_feature_dimension",         "input_spatial_dimensions",
+    "kernel_input_feature_dimension", "kernel_output_feature_dimension", "kernel_spatial_dimensions",
+    "output_batch_dimension",         "output_feature_dimension",        "output_spatial_dimensions"};
+
+/* #stablehlo.conv from each side's two named positions (batch and feature,
+ * or input and output feature) and its spatial positions. */
+static shl_status conv_struct(shl_parser *p, int64_t pos[3][2], int64_t sp[3][64], size_t ns, const shl_attr **out) {
   shl_named_attr *f = ARENA_ARRAY(p->a, shl_named_attr, 9);
-  if (!f) return st_oom();
-  const char *names[9] = {"input_batch_dimension", "input_feature_dimension", "input_spatial_dimensions",
-                          "kernel_input_feature_dimension", "kernel_output_feature_dimension",
-                          "kernel_spatial_dimensions", "output_batch_dimension", "output_feature_dimension",
-                          "output_spatial_dimensions"};
-  const shl_attr *vals[9] = {int_field(p, ib), int_field(p, ifeat), list_field(p, isp, ni), int_field(p, kin),
-                             int_field(p, kout), list_field(p, ksp, nk), int_field(p, ob), int_field(p, of),
-                             list_field(p, osp, no)};
-  for (int i = 0; i < 9; i++) {
-    if (!vals[i]) return st_oom();
-    f[i] = (shl_named_attr){str_of(names[i]), vals[i], false};
-  }
   shl_attr *a = new_attr(p, AT_STRUCT);
-  if (!a) return st_oom();
+  if (!f || !a) return st_oom();
+  for (int s = 0; s < 3; s++) {
+    const shl_attr *v[3] = {int_field(p, pos[s][0]), int_field(p, pos[s][1]), list_field(p, sp[s], ns)};
+    for (int k = 0; k < 3; k++) {
+      if (!v[k]) return st_oom();
+      f[3 * s + k] = (shl_named_attr){str_of(conv_fields[3 * s + k]), v[k], false};
+    }
+  }
   a->u.st.name = str_of("stablehlo.conv");
   a->u.st.n = 9;
   a->u.st.fields = f;
   *out = a;
   return NULL;
+}
+
+shl_status p_conv_dims(shl_parser *p, const shl_attr **out) {
+  int64_t pos[3][2], sp[3][64];
+  size_t n[3];
+  ST_TRY(conv_side(p, "bf", &pos[0][0], &pos[0][1], sp[0], &n[0]));
+  if (!p_kw(p, "x")) return parse_error(p, "expected 'x' between convolution input and kernel dimensions");
+  ST_TRY(conv_side(p, "io", &pos[1][0], &pos[1][1], sp[1], &n[1]));
+  ST_TRY(p_expect_arrow(p));
+  ST_TRY(conv_side(p, "bf", &pos[2][0], &pos[2][1], sp[2], &n[2]));
+  if (n[0] != n[1] || n[0] != n[2]) return parse_error(p, "convolution input, kernel and output must have the same number of spatial dimensions");
+  return conv_struct(p, pos, sp, n[0], out);
+}
+
+/* `raw name = value, ...` names the nine fields; it becomes the same
+ * attribute as the compact form when they describe a layout (each side's
+ * positions a permutation of its dimensions), else *out stays NULL. */
+static shl_status conv_from_raw(shl_parser *p, const shl_attr *raw, const shl_attr **out) {
+  int64_t pos[3][2], sp[3][64];
+  size_t ns = 0;
+  *out = NULL;
+  if (raw->u.st.n != 9) return NULL;
+  for (int s = 0; s < 3; s++) {
+    size_t n;
+    if (!attr_as_int(attr_struct_field(raw, conv_fields[3 * s]), &pos[s][0]) ||
+        !attr_as_int(attr_struct_field(raw, conv_fields[3 * s + 1]), &pos[s][1]) ||
+        !attr_as_ints(attr_struct_field(raw, conv_fields[3 * s + 2]), sp[s], 64, &n) || n > 64 || (s && n != ns))
+      return NULL;
+    ns = n;
+    bool seen[66] = {false};
+    for (size_t i = 0; i < n + 2; i++) {
+      int64_t d = i < 2 ? pos[s][i] : sp[s][i - 2];
+      if (d < 0 || d >= (int64_t)n + 2 || seen[d]) return NULL;
+      seen[d] = true;
+    }
+  }
+  return conv_struct(p, pos, sp, ns, out);
 }
 
 /* `key = value, ...` inside #dialect.name<...>; fails (without side effects
@@ -375,14 +406,16 @@ static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
         }
         shloc_status_free(st);
       } else if (str_eq_c(dialect_name, "stablehlo.conv") && p_kw(p, "raw")) {
+        const shl_attr *c = NULL;
         st = struct_fields(p, a);
-        if (!st) {
+        if (!st) st = conv_from_raw(p, a, &c);
+        if (!st && c) {
           p->lx = after;
-          *out = a;
+          *out = c;
           return NULL;
         }
         shloc_status_free(st);
-      } else {
+      } else if (!str_eq_c(dialect_name, "stablehlo.conv")) { /* other conv bodies stay verbatim */
         st = struct_fields(p, a);
         if (!st && p->lx.p == after.p) {
           *out = a;

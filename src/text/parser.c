@@ -274,7 +274,8 @@ static name_binding *lookup(shl_parser *p, shl_str name) {
 }
 
 static shl_status define_binding(shl_parser *p, const shl_token *t, name_binding *b) {
-  if (strmap_get(&p->scope->names, t->text))
+  /* Names are unique up to the enclosing isolated scope (no shadowing). */
+  if (lookup(p, t->text))
     return parse_error_at(p, t, "redefinition of SSA value '%.*s'", (int)t->text.n, t->text.p);
   if (!strmap_put(&p->scope->names, t->text, b)) return OOM();
   return NULL;
@@ -541,12 +542,17 @@ shl_status parse_generic(shl_parser *p, op_state *os) {
     /* Regions: `({...}, {...})`.  A '(' here can only start regions because
      * the type list follows ':'. */
     p_next(p);
+    /* Isolated ops (module, func) see no outer names, as in their pretty
+     * form; the printer restarts numbering inside them. */
+    bool isolated = os->def->traits & T_ISO;
+    if (isolated) ST_TRY(p_scope_push(p, true));
     for (;;) {
       shl_region *r = os_region(p, os);
       if (!r) return OOM();
       ST_TRY(p_region(p, r, NULL));
       if (!p_punct(p, ',')) break;
     }
+    if (isolated) p_scope_pop(p);
     ST_TRY(p_expect(p, ')'));
   }
   if (tok_punct(p_tok(p), '{')) {

@@ -238,6 +238,13 @@ void print_func(shl_printer *pr, const shl_op *op) {
 
 /* ------------------------------------------------------------------ return / call */
 
+/* MLIR drops the `func.` prefix only where func is the default dialect: in
+ * blocks directly owned by a func.func. */
+static bool in_func_body(const shl_op *op) {
+  const shl_block *b = op->block;
+  return b && b->region && b->region->parent && op_is(b->region->parent, OP_FUNC);
+}
+
 shl_status parse_return(shl_parser *p, op_state *os) {
   ST_TRY(p_operands(p, os, true));
   ST_TRY(p_attr_dict(p, os));
@@ -253,7 +260,7 @@ shl_status parse_return(shl_parser *p, op_state *os) {
 }
 
 void print_return(shl_printer *pr, const shl_op *op) {
-  pr_puts(pr, op_is(op, OP_FUNC_RETURN) ? "return" : op->def->name);
+  pr_puts(pr, op_is(op, OP_FUNC_RETURN) && in_func_body(op) ? "return" : op->def->name);
   if (op->n_operands) {
     pr_puts(pr, " ");
     pr_values(pr, op->operands, op->n_operands);
@@ -286,7 +293,7 @@ shl_status parse_call(shl_parser *p, op_state *os) {
 static const char *const call_elide[] = {"callee", NULL};
 
 void print_call(shl_printer *pr, const shl_op *op) {
-  pr_puts(pr, "call ");
+  pr_puts(pr, in_func_body(op) ? "call " : "func.call ");
   const shl_attr *c = op_attr(op, "callee");
   if (c) pr_attr(pr, c);
   pr_puts(pr, "(");

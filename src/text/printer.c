@@ -209,10 +209,9 @@ static void name_ops(name_table *nt, const shl_block *b) {
       size_t su = nt->undo_len;
       if (op_is(op, OP_WHILE) && op->regions[r].n_blocks) {
         const shl_block *e = op->regions[r].blocks[0];
-        if (r == 0) name_block_args(nt, e, "iterArg");
-        else if (op->regions[0].n_blocks)
-          for (uint32_t i = 0; i < e->n_args && i < op->regions[0].blocks[0]->n_args; i++)
-            map_put(nt, &e->args[i], map_get(nt, &op->regions[0].blocks[0]->args[i]));
+        /* Both regions restart from the same counters, so cond and body
+         * arguments get the same names, as the pretty form requires. */
+        name_block_args(nt, e, "iterArg");
       }
       name_region(nt, &op->regions[r]);
       nt->next_value = sv;
@@ -436,7 +435,7 @@ static void pr_dense_body(shl_printer *pr, const shl_attr *a) {
   size_t sz = dtype_bytes(dt);
   const uint8_t *d = a->u.dense.data;
   int64_t count = type_num_elements(t);
-  if (a->u.dense.splat && count != 0) {
+  if (a->u.dense.splat && a->u.dense.nbytes) { /* MLIR keeps a splat even for an empty shape */
     pr_element(pr, dt, d);
     return;
   }

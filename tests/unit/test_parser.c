@@ -490,6 +490,21 @@ static void test_other_attrs(void **state) {
              "kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, "
              "output_spatial_dimensions = [1, 2]>",
              "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>");
+  check_attr("#stablehlo.conv<raw kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, "
+             "output_feature_dimension = 3, output_spatial_dimensions = [1, 2], input_batch_dimension = 0, "
+             "input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, "
+             "kernel_output_feature_dimension = 3>",
+             "#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>");
+  /* Anything else named stablehlo.conv is kept verbatim. */
+  check_attr("#stablehlo.conv<>", "#stablehlo.conv<>");
+  check_attr("#stablehlo.conv<raw input_batch_dimension = 0>", "#stablehlo.conv<raw input_batch_dimension = 0>");
+  check_attr("#stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 0, input_spatial_dimensions = "
+             "[], kernel_input_feature_dimension = 0, kernel_output_feature_dimension = 1, kernel_spatial_dimensions = "
+             "[], output_batch_dimension = 0, output_feature_dimension = 1, output_spatial_dimensions = []>",
+             "#stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 0, input_spatial_dimensions = "
+             "[], kernel_input_feature_dimension = 0, kernel_output_feature_dimension = 1, kernel_spatial_dimensions = "
+             "[], output_batch_dimension = 0, output_feature_dimension = 1, output_spatial_dimensions = []>");
+  check_attr("#stablehlo.conv<a = 1>", "#stablehlo.conv<a = 1>");
   check_attr("#stablehlo.channel_handle<handle = 1, type = 2>", "#stablehlo.channel_handle<handle = 1, type = 2>");
   check_attr("#stablehlo.result_accuracy<atol = 0.0, rtol = 0.0, ulps = 0, mode = "
              "#stablehlo.result_accuracy_mode<DEFAULT>>",
@@ -617,6 +632,21 @@ static void test_values_and_blocks(void **state) {
   expect_error("%a:600000, %b:600000 = \"t.a\"() : () -> ()", SHLOC_ERR_PARSE, "invalid result count", 1, 15);
   expect_error("\"t.a\"() ({\n^bb0(%x: i32, %x: i32):\n}) : () -> ()", SHLOC_ERR_PARSE, "redefinition", 2, 15);
   expect_error("\"t.a\"(%x#1) : () -> ()", SHLOC_ERR_PARSE, "undeclared", 1, 7);
+  /* Generic isolated ops get a fresh name scope too, as their printed names
+   * restart there. */
+  p = round_trip("func.func @f(%arg0: i32) {\n"
+                 "  \"builtin.module\"() ({\n"
+                 "    \"func.func\"() <{function_type = (i32) -> (), sym_name = \"g\"}> ({\n"
+                 "    ^bb0(%arg0: i32):\n"
+                 "      \"func.return\"() : () -> ()\n"
+                 "    }) : () -> ()\n"
+                 "  }) : () -> ()\n"
+                 "  return\n"
+                 "}\n");
+  free(p);
+  expect_error("func.func @f(%a: i32) {\n  \"builtin.module\"() ({\n  \"t.b\"(%a) : (i32) -> ()\n  }) : () -> ()\n"
+               "  return\n}\n",
+               SHLOC_ERR_PARSE, "undeclared SSA value '%a'", 3, 9);
   /* Values of an isolated function are not visible in the next one. */
   expect_error("func.func @f(%a: i32) {\n  return\n}\nfunc.func @g() {\n  \"t.b\"(%a) : (i32) -> ()\n  return\n}\n",
                SHLOC_ERR_PARSE, "undeclared SSA value '%a'", 5, 9);

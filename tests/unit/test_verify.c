@@ -369,8 +369,8 @@ static void test_shapes(void **state) {
 /* ------------------------------------------------------------------ gather, scatter */
 
 #define SCATTER_BODY                                                                                            \
-  "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %s = stablehlo.add %x, %y : tensor<f32>\n"            \
-  "    stablehlo.return %s : tensor<f32>\n  })"
+  "({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %sum = stablehlo.add %x, %y : tensor<f32>\n"            \
+  "    stablehlo.return %sum : tensor<f32>\n  })"
 
 static const vcase gathers[] = {
     {"gather operand rank",
@@ -491,7 +491,7 @@ static void test_gather_scatter(void **state) {
 /* ------------------------------------------------------------------ reductions */
 
 #define ADD_BODY(T)                                                                                   \
-  "({\n  ^bb0(%x: " T ", %y: " T "):\n    %s = stablehlo.add %x, %y : " T "\n    stablehlo.return %s : " T \
+  "({\n  ^bb0(%x: " T ", %y: " T "):\n    %sum = stablehlo.add %x, %y : " T "\n    stablehlo.return %sum : " T \
   "\n  })"
 
 static const vcase reductions[] = {
@@ -522,7 +522,7 @@ static const vcase reductions[] = {
     {"reduce missing terminator",
      "func.func @f(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2xf32> {\n"
      "  %0 = \"stablehlo.reduce\"(%a, %z) ({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
-     "    %s = stablehlo.add %x, %y : tensor<f32>\n  }) {dimensions = array<i64: 1>} : "
+     "    %sum = stablehlo.add %x, %y : tensor<f32>\n  }) {dimensions = array<i64: 1>} : "
      "(tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32>\n}\n",
      "region #0 must end with 'stablehlo.return'", 2, 3},
@@ -1091,7 +1091,7 @@ static void test_robustness(void **state) {
        "output_feature_dimension = 2, output_spatial_dimensions = [1]>} : (tensor<1x8x3xf32>, tensor<3x3x16xf32>) "
        "-> tensor<1x6x16xf32>\n"
        "  return %0 : tensor<1x6x16xf32>\n}\n",
-       "expects input dimension numbers to be in range [0, 3)", 2, 3},
+       "attribute 'dimension_numbers' is malformed", 2, 3},
       {"iota dimension of the wrong kind",
        "func.func @f() -> tensor<4xi32> {\n"
        "  %0 = \"stablehlo.iota\"() {iota_dimension = \"zero\"} : () -> tensor<4xi32>\n"

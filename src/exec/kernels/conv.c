@@ -1,12 +1,24 @@
-/* stablehlo.convolution as a direct loop over output elements in the compute
- * type (kconvert.h): every dimension numbering, padding, lhs/rhs dilation,
- * window reversal, feature and batch groups.  Out-of-range (padding or
- * dilation hole) input positions contribute nothing. */
+/* stablehlo.convolution: every dimension numbering, padding, lhs/rhs
+ * dilation, window reversal, feature and batch groups.  Out-of-range
+ * (padding or dilation hole) input positions contribute nothing.
+ *
+ * Floats run as matrix products per group: the rows are the output
+ * positions (batch, spatial...), the columns the output features of the
+ * group, and the contraction runs over (window position, input feature).
+ * The lhs side is gathered ("im2col") a block of rows at a time so that it
+ * stays in cache, each thread its own blocks, and multiplied by the kernel reshaped to
+ * [window x features, output features] (gemm.h).  When the output's feature
+ * dimension is innermost and its batch and spatial dimensions nest in
+ * order (NHWC-like), products land in the result directly; otherwise they
+ * go through a scratch matrix and a strided copy.  Integers use a direct
+ * loop over output elements. */
 #include <complex.h>
+#include <omp.h>
 #include <stdlib.h>
 
-#include "kconvert.h"
+#include "gemm.h"
 #include "kutil.h"
+#include "strided.h"
 
 #define CV_MAX_SP 16
 
@@ -22,6 +34,12 @@ typedef struct {
   int64_t out_feat, out_batch;
   int64_t stride[CV_MAX_SP], pad_lo[CV_MAX_SP], ldil[CV_MAX_SP], rdil[CV_MAX_SP];
   bool rev[CV_MAX_SP];
+  /* matrix form (floats) */
+  int64_t P, Kd, NQ, Cq;      /* rows, contraction, groups, output features per group */
+  int64_t osp_dim[CV_MAX_SP]; /* output spatial sizes in dimension-number order */
+  bool out_direct;            /* products write the result in place, row pitch out_pitch */
+  int64_t out_pitch, out_f_stride;
+  strided_box out_box;        /* otherwise: scratch [P, Cq] -> result (byte strides) */
 } conv_params;
 
 static bool field_int(const shl_attr *dn, const char *name, int64_t *v) {
@@ -32,6 +50,44 @@ static bool field_ints(const shl_attr *dn, const char *name, int64_t *v, size_t 
   const shl_attr *f = attr_struct_field(dn, name);
   *n = 0;
   return f && attr_as_ints(f, v, CV_MAX_SP, n) && *n <= CV_MAX_SP;
+}
+
+/* The matrix form's geometry and how its products reach the result. */
+static void matrix_setup(conv_params *p, const shl_type *ot) {
+  int64_t os[KU_MAX_RANK];
+  ku_strides(ot->rank, ot->dims, os);
+  p->NQ = p->G * p->BG;
+  p->Cq = p->out_feat / p->NQ;
+  p->Kd = p->n_kwin * p->k_in_feat;
+  p->P = p->out_batch;
+  for (int32_t d = 0; d < p->ns; d++) {
+    p->osp_dim[d] = ot->dims[p->out_sp[d]];
+    p->P *= p->osp_dim[d];
+  }
+  p->out_f_stride = os[p->out_f];
+  /* Rows (batch, spatial...) nest with one pitch and features are unit-stride? */
+  int32_t rows[CV_MAX_SP + 1];
+  rows[0] = p->out_b;
+  for (int32_t d = 0; d < p->ns; d++) rows[d + 1] = p->out_sp[d];
+  int64_t next = -1, pitch = p->Cq * p->NQ;
+  bool nest = true;
+  for (int32_t i = p->ns; i >= 0; i--) {
+    int64_t d = rows[i];
+    if (ot->dims[d] == 1) continue;
+    if (next < 0) pitch = os[d];
+    else if (os[d] != next) nest = false;
+    next = os[d] * ot->dims[d];
+  }
+  p->out_direct = nest && (p->out_f_stride == 1 || p->Cq == 1) && pitch >= p->Cq;
+  p->out_pitch = pitch;
+  if (p->out_direct) return;
+  strided_box *b = &p->out_box;
+  b->rank = p->ns + 2;
+  for (int32_t i = 0; i <= p->ns; i++) b->dims[i] = ot->dims[rows[i]], b->ds[i] = os[rows[i]];
+  b->dims[p->ns + 1] = p->Cq;
+  b->ds[p->ns + 1] = p->out_f_stride;
+  strided_row_major(b->rank, b->dims, b->ss);
+  strided_finish(b, ku_ck_bytes(p->ck));
 }
 
 static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
@@ -115,65 +171,164 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   p->BG = 1;
   attr_as_int(op_attr(op, "feature_group_count"), &p->G);
   attr_as_int(op_attr(op, "batch_group_count"), &p->BG);
-  if (p->G < 1 || p->BG < 1 || p->out_feat % p->G || p->out_feat % p->BG ||
+  if (p->G < 1 || p->BG < 1 || (p->G > 1 && p->BG > 1) || p->out_feat % p->G || p->out_feat % p->BG ||
       lt->dims[ifd] != p->k_in_feat * p->G || lt->dims[ib] != p->out_batch * p->BG)
     return op_error(op, SHLOC_ERR_VERIFY, "has inconsistent group counts");
+  if (p->ck != CK_INT) {
+    matrix_setup(p, ot);
+    if (p->P > INT32_MAX || p->Kd > INT32_MAX || p->Cq > INT32_MAX || p->out_pitch > INT32_MAX)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "is too large");
+  }
   *params = p;
   return NULL;
 }
 
-/* Per output element: lhs base offset, rhs base offset; then the sum over
- * kernel window positions and input features of the group. */
-#define CONV_LOOP(T, ACC)                                                                                     \
-  do {                                                                                                      \
-    const T *L = lhs;                                                                                       \
-    const T *R = rhs;                                                                                       \
-    T *O = outc;                                                                                            \
-    _Pragma("omp parallel for if (n_out * p->n_kwin * p->k_in_feat > (1 << 16))")                           \
-    for (int64_t o = 0; o < n_out; o++) {                                                                   \
-      int64_t rem = o, oidx[KU_MAX_RANK];                                                                   \
-      for (int32_t d = p->out_rank - 1; d >= 0; d--) {                                                      \
-        oidx[d] = rem % p->out_dims[d];                                                                     \
-        rem /= p->out_dims[d];                                                                              \
-      }                                                                                                     \
-      int64_t of = oidx[p->out_f], obt = oidx[p->out_b];                                                    \
-      int64_t fg = of / (p->out_feat / p->G), bg = of / (p->out_feat / p->BG);                              \
-      int64_t lbase = (bg * p->out_batch + obt) * p->in_b_stride + fg * p->k_in_feat * p->in_f_stride;      \
-      int64_t rbase = of * p->k_o_stride;                                                                   \
-      ACC acc = 0;                                                                                          \
-      int64_t kw[CV_MAX_SP] = {0};                                                                          \
-      for (int64_t w = 0; w < p->n_kwin; w++) {                                                             \
-        int64_t loff = lbase, roff = rbase;                                                                 \
-        bool ok = true;                                                                                     \
-        for (int32_t d = 0; d < p->ns && ok; d++) {                                                         \
-          int64_t pos = oidx[p->out_sp[d]] * p->stride[d] - p->pad_lo[d] + kw[d] * p->rdil[d];              \
-          if (pos < 0 || pos % p->ldil[d]) ok = false;                                                      \
-          else if (pos / p->ldil[d] >= p->in_sp_dim[d]) ok = false;                                         \
-          else {                                                                                            \
-            loff += pos / p->ldil[d] * p->in_sp_stride[d];                                                  \
-            roff += (p->rev[d] ? p->k_sp_dim[d] - 1 - kw[d] : kw[d]) * p->k_sp_stride[d];                   \
-          }                                                                                                 \
-        }                                                                                                   \
-        if (ok)                                                                                             \
-          for (int64_t ci = 0; ci < p->k_in_feat; ci++)                                                     \
-            acc += (ACC)L[loff + ci * p->in_f_stride] * (ACC)R[roff + ci * p->k_i_stride];                  \
-        for (int32_t d = p->ns - 1; d >= 0; d--) {                                                          \
-          if (++kw[d] < p->k_sp_dim[d]) break;                                                              \
-          kw[d] = 0;                                                                                        \
-        }                                                                                                   \
-      }                                                                                                     \
-      O[o] = (T)acc;                                                                                        \
-    }                                                                                                       \
-  } while (0)
+/* ---- integers: per output element, the sum over kernel window positions
+ * and input features of the group ---- */
 
-static void conv_compute(const conv_params *p, const void *lhs, const void *rhs, void *outc, int64_t n_out) {
-  switch (p->ck) {
-    case CK_F32: CONV_LOOP(float, double); break;
-    case CK_F64: CONV_LOOP(double, double); break;
-    case CK_C64: CONV_LOOP(float complex, double complex); break;
-    case CK_C128: CONV_LOOP(double complex, double complex); break;
-    default: CONV_LOOP(uint64_t, uint64_t); break;
+static void conv_int(const conv_params *p, const uint64_t *L, const uint64_t *R, uint64_t *O, int64_t n_out) {
+#pragma omp parallel for if (n_out * p->n_kwin * p->k_in_feat > (1 << 16))
+  for (int64_t o = 0; o < n_out; o++) {
+    int64_t rem = o, oidx[KU_MAX_RANK];
+    for (int32_t d = p->out_rank - 1; d >= 0; d--) {
+      oidx[d] = rem % p->out_dims[d];
+      rem /= p->out_dims[d];
+    }
+    int64_t of = oidx[p->out_f], obt = oidx[p->out_b];
+    int64_t fg = of / (p->out_feat / p->G), bg = of / (p->out_feat / p->BG);
+    int64_t lbase = (bg * p->out_batch + obt) * p->in_b_stride + fg * p->k_in_feat * p->in_f_stride;
+    int64_t rbase = of * p->k_o_stride;
+    uint64_t acc = 0;
+    int64_t kw[CV_MAX_SP] = {0};
+    for (int64_t w = 0; w < p->n_kwin; w++) {
+      int64_t loff = lbase, roff = rbase;
+      bool ok = true;
+      for (int32_t d = 0; d < p->ns && ok; d++) {
+        int64_t pos = oidx[p->out_sp[d]] * p->stride[d] - p->pad_lo[d] + kw[d] * p->rdil[d];
+        if (pos < 0 || pos % p->ldil[d] || pos / p->ldil[d] >= p->in_sp_dim[d]) ok = false;
+        else {
+          loff += pos / p->ldil[d] * p->in_sp_stride[d];
+          roff += (p->rev[d] ? p->k_sp_dim[d] - 1 - kw[d] : kw[d]) * p->k_sp_stride[d];
+        }
+      }
+      if (ok)
+        for (int64_t ci = 0; ci < p->k_in_feat; ci++) acc += L[loff + ci * p->in_f_stride] * R[roff + ci * p->k_i_stride];
+      for (int32_t d = p->ns - 1; d >= 0; d--) {
+        if (++kw[d] < p->k_sp_dim[d]) break;
+        kw[d] = 0;
+      }
+    }
+    O[o] = acc;
   }
+}
+
+/* ---- floats: im2col blocks times the reshaped kernel ---- */
+
+/* Rows per im2col block: about 1 MB of gathered input (a core's L2), at
+ * least 16 rows. */
+enum { BLOCK_BYTES = 1 << 20, BLOCK_MIN_ROWS = 16 };
+
+/* Kernel of group q as W[(w, ci), co] (Kd x Cq, row-major), elements of size es. */
+static void kernel_matrix(const conv_params *p, const uint8_t *k, size_t es, int64_t q, uint8_t *W) {
+  int64_t kw[CV_MAX_SP] = {0};
+  for (int64_t w = 0; w < p->n_kwin; w++) {
+    int64_t off = q * p->Cq * p->k_o_stride;
+    for (int32_t d = 0; d < p->ns; d++) off += (p->rev[d] ? p->k_sp_dim[d] - 1 - kw[d] : kw[d]) * p->k_sp_stride[d];
+    for (int64_t ci = 0; ci < p->k_in_feat; ci++) {
+      uint8_t *row = W + (size_t)((w * p->k_in_feat + ci) * p->Cq) * es;
+      const uint8_t *src = k + (size_t)(off + ci * p->k_i_stride) * es;
+      for (int64_t co = 0; co < p->Cq; co++) memcpy(row + (size_t)co * es, src + (size_t)(co * p->k_o_stride) * es, es);
+    }
+    for (int32_t d = p->ns - 1; d >= 0; d--) {
+      if (++kw[d] < p->k_sp_dim[d]) break;
+      kw[d] = 0;
+    }
+  }
+}
+
+/* Row r of group q's lhs matrix: for every window position, the group's
+ * input features at the position it reads, or zeros. */
+static void im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t q, int64_t r, uint8_t *row) {
+  int64_t o[CV_MAX_SP];
+  for (int32_t d = p->ns - 1; d >= 0; d--) {
+    o[d] = r % p->osp_dim[d];
+    r /= p->osp_dim[d];
+  }
+  int64_t base = (p->BG > 1 ? q * p->out_batch + r : r) * p->in_b_stride;
+  if (p->G > 1) base += q * p->k_in_feat * p->in_f_stride;
+  size_t run = (size_t)p->k_in_feat * es;
+  int64_t kw[CV_MAX_SP] = {0};
+  for (int64_t w = 0; w < p->n_kwin; w++, row += run) {
+    int64_t off = base;
+    bool ok = true;
+    for (int32_t d = 0; d < p->ns && ok; d++) {
+      int64_t pos = o[d] * p->stride[d] - p->pad_lo[d] + kw[d] * p->rdil[d];
+      if (pos < 0 || pos % p->ldil[d] || pos / p->ldil[d] >= p->in_sp_dim[d]) ok = false;
+      else off += pos / p->ldil[d] * p->in_sp_stride[d];
+    }
+    if (!ok) memset(row, 0, run);
+    else if (p->in_f_stride == 1) memcpy(row, in + (size_t)off * es, run);
+    else
+      for (int64_t ci = 0; ci < p->k_in_feat; ci++)
+        memcpy(row + (size_t)ci * es, in + (size_t)(off + ci * p->in_f_stride) * es, es);
+    for (int32_t d = p->ns - 1; d >= 0; d--) {
+      if (++kw[d] < p->k_sp_dim[d]) break;
+      kw[d] = 0;
+    }
+  }
+}
+
+/* out: the result in the compute type.  lhs/rhs: operands in the compute
+ * type.  Each thread gathers its own blocks of rows and multiplies them. */
+static shl_status conv_matrix(const conv_params *p, const uint8_t *lhs, const uint8_t *rhs, uint8_t *out) {
+  size_t es = ku_ck_bytes(p->ck);
+  int64_t rows = BLOCK_BYTES / ((int64_t)es * p->Kd);
+  if (rows < BLOCK_MIN_ROWS) rows = BLOCK_MIN_ROWS;
+  if (rows > p->P) rows = p->P;
+  int64_t nblk = (p->P + rows - 1) / rows;
+  int nt = omp_get_max_threads();
+  if (nt > nblk) nt = (int)nblk;
+  uint8_t *W = malloc((size_t)(p->Kd * p->Cq) * es + 16), *A = malloc((size_t)(nt * rows * p->Kd) * es + 16);
+  uint8_t *scratch = p->out_direct ? NULL : malloc((size_t)(p->P * p->Cq) * es + 16);
+  shl_status st = W && A && (p->out_direct || scratch) ? NULL : st_oom();
+  int saved = gemm_serial_begin();
+  for (int64_t q = 0; !st && q < p->NQ; q++) {
+    kernel_matrix(p, rhs, es, q, W);
+    uint8_t *C = p->out_direct ? out + (size_t)(q * p->Cq * p->out_f_stride) * es : scratch;
+    int64_t ldc = p->out_direct ? p->out_pitch : p->Cq;
+#pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
+    for (int64_t blk = 0; blk < nblk; blk++) {
+      int64_t r0 = blk * rows, m = p->P - r0 < rows ? p->P - r0 : rows;
+      uint8_t *a = A + (size_t)(omp_get_thread_num() * rows * p->Kd) * es;
+      for (int64_t i = 0; i < m; i++) im2col_row(p, lhs, es, q, r0 + i, a + (size_t)(i * p->Kd) * es);
+      gemm_shape g = {.M = m, .N = p->Cq, .K = p->Kd, .lda = p->Kd, .ldb = p->Cq, .ldc = ldc};
+      gemm_one(p->ck, &g, a, W, C + (size_t)(r0 * ldc) * es);
+    }
+    if (!p->out_direct) strided_copy(&p->out_box, out + (size_t)(q * p->Cq * p->out_f_stride) * es, scratch, es);
+  }
+  gemm_serial_end(saved);
+  free(W);
+  free(A);
+  free(scratch);
+  return st;
+}
+
+static bool in_compute_type(ku_ck ck, shl_dtype t) {
+  return (ck == CK_F32 && t == DT_F32) || (ck == CK_F64 && t == DT_F64) || (ck == CK_C64 && t == DT_C64) ||
+         (ck == CK_C128 && t == DT_C128);
+}
+
+/* An operand in the compute type: the buffer itself or a converted copy (*owned). */
+static shl_status operand(const conv_params *p, const shl_op *op, const shl_buf *b, const void **out, void **owned) {
+  *owned = NULL;
+  *out = b->data;
+  if (in_compute_type(p->ck, b->dtype)) return NULL;
+  void *c = malloc((size_t)b->n * ku_ck_bytes(p->ck) + 16);
+  if (!c) return st_oom();
+  *owned = c;
+  *out = c;
+  if (!ku_to_ck(p->ck, b->dtype, b->data, c, b->n)) return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot convert its operands");
+  return NULL;
 }
 
 static shl_status conv_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
@@ -181,19 +336,22 @@ static shl_status conv_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   shl_buf *r = out[0];
   if (r->n == 0) return NULL;
   size_t es = ku_ck_bytes(p->ck);
-  void *lhs = malloc((size_t)in[0]->n * es + 16), *rhs = malloc((size_t)in[1]->n * es + 16);
-  void *oc = malloc((size_t)r->n * es + 16);
-  shl_status st = lhs && rhs && oc ? NULL : st_oom();
-  if (!st && (!ku_to_ck(p->ck, in[0]->dtype, in[0]->data, lhs, in[0]->n) ||
-              !ku_to_ck(p->ck, in[1]->dtype, in[1]->data, rhs, in[1]->n)))
-    st = op_error(po->op, SHLOC_ERR_UNSUPPORTED, "cannot convert its operands");
+  const void *lhs = NULL, *rhs = NULL;
+  void *own_l = NULL, *own_r = NULL;
+  bool direct = in_compute_type(p->ck, r->dtype);
+  void *oc = direct ? r->data : malloc((size_t)r->n * es + 16);
+  shl_status st = oc ? NULL : st_oom();
+  if (!st) st = operand(p, po->op, in[0], &lhs, &own_l);
+  if (!st) st = operand(p, po->op, in[1], &rhs, &own_r);
   if (!st) {
-    conv_compute(p, lhs, rhs, oc, r->n);
-    ku_from_ck(p->ck, r->dtype, oc, r->data, r->n);
+    if (p->ck == CK_INT) conv_int(p, lhs, rhs, oc, r->n);
+    else if (p->Kd == 0) memset(oc, 0, (size_t)r->n * es);
+    else st = conv_matrix(p, lhs, rhs, oc);
   }
-  free(lhs);
-  free(rhs);
-  free(oc);
+  if (!st && !direct) ku_from_ck(p->ck, r->dtype, oc, r->data, r->n);
+  free(own_l);
+  free(own_r);
+  if (!direct) free(oc);
   return st;
 }
 

@@ -1,36 +1,116 @@
-/* stablehlo.dot_general and stablehlo.dot.  Operands are packed (gathered
- * and converted to the compute type) into [batch, M, K] and [batch, K, N];
- * floats multiply with OpenBLAS ?gemm (bf16/f16/f8 through f32, rounded once
- * at the end), integers with a blocked loop in wrapping uint64 arithmetic. */
-#include <cblas.h>
+/* stablehlo.dot_general and stablehlo.dot as batched matrix products.
+ * Per batch, each operand is a strided matrix (lhs M x K, rhs K x N) when
+ * its free and its contracting dimensions each merge into one strided
+ * dimension; BLAS then reads it in place through the transpose flag and the
+ * leading dimension (one of the two strides must be 1).  Otherwise the
+ * operand is first copied into the canonical [batch, M, K] / [batch, K, N]
+ * layout.  Operands whose element type is not the compute type
+ * (kconvert.h) are converted first (bf16/f16/f8 through f32, rounded once
+ * at the end).  Floats multiply with OpenBLAS ?gemm (gemm.h): few large
+ * products are each split across the threads, many products run one per
+ * thread.  Small products and integers use loops.  The result is
+ * [batch, M, N] row-major. */
 #include <complex.h>
+#include <limits.h>
+#include <omp.h>
 #include <stdlib.h>
 
-#include "kconvert.h"
+#include "gemm.h"
 #include "kutil.h"
+#include "strided.h"
+
+/* One operand as a matrix per batch: rows x cols (lhs M x K, rhs K x N). */
+typedef struct {
+  bool pack;                  /* copy into the canonical layout first */
+  strided_box box;            /* pack: canonical walk over the operand (byte strides) */
+  int64_t bst[KU_MAX_RANK];   /* batch strides (elements) of the matrix used */
+  int64_t rs, cs;             /* its row and column strides (elements) */
+} dot_side;
 
 typedef struct {
   ku_ck ck;
+  bool blas;                  /* products go to ?gemm (else the loops below) */
   int64_t B, M, K, N;
-  int64_t *lhs_offs, *rhs_offs; /* source offsets of the packed layouts (NULL: identity) */
+  int32_t nb;
+  int64_t bdims[KU_MAX_RANK];
+  dot_side lhs, rhs;
 } dot_params;
 
-/* Walk offsets of `t` visiting dims in `order`; NULL when the walk is the identity. */
-static shl_status pack_offsets(plan_ctx *pc, const shl_type *t, const int64_t *order, int64_t **out) {
-  int32_t r = t->rank;
-  bool ident = true;
-  for (int32_t k = 0; k < r; k++) ident = ident && order[k] == k;
-  *out = NULL;
-  if (ident) return NULL;
-  int64_t strides[KU_MAX_RANK], pd[KU_MAX_RANK], ps[KU_MAX_RANK];
-  ku_strides(r, t->dims, strides);
-  for (int32_t k = 0; k < r; k++) pd[k] = t->dims[order[k]], ps[k] = strides[order[k]];
-  int64_t n = type_num_elements(t);
-  *out = plan_alloc(pc, (size_t)(n + 1) * sizeof(int64_t));
-  if (!*out) return st_oom();
-  ku_walk_offsets(r, pd, ps, *out);
-  return NULL;
+/* Merges dimensions ds[0..n) (outer to inner) of a tensor into one strided
+ * dimension: false when they are not evenly nested.  Unit dimensions are
+ * ignored; if all are unit, the stride is 1. */
+static bool merge_dims(const int64_t *dims, const int64_t *strides, const int64_t *ds, size_t n, int64_t *stride) {
+  int64_t next = -1;
+  *stride = 1;
+  for (size_t i = n; i-- > 0;) {
+    int64_t d = ds[i];
+    if (dims[d] == 1) continue;
+    if (next < 0) *stride = strides[d];
+    else if (strides[d] != next) return false;
+    next = strides[d] * dims[d];
+  }
+  return true;
 }
+
+/* BLAS form of a rows x cols matrix with strides rs, cs: the transpose flag
+ * and the leading dimension, or false when neither stride is usable. */
+static bool blas_form(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool *trans, int64_t *ld) {
+  if (cs == 1 || cols == 1) {
+    *trans = false;
+    *ld = rows == 1 ? (cols > 1 ? cols : 1) : rs;
+    return *ld >= cols && *ld <= INT_MAX;
+  }
+  if (rs == 1 || rows == 1) {
+    *trans = true;
+    *ld = cols == 1 ? (rows > 1 ? rows : 1) : cs;
+    return *ld >= rows && *ld <= INT_MAX;
+  }
+  return false;
+}
+
+/* Sets up one operand: ob its batching dims, rd the row dims, cd the
+ * column dims (each outer to inner), all of tensor type t. */
+static void side_setup(const shl_type *t, const int64_t *ob, int32_t nb, const int64_t *rd, size_t nr, const int64_t *cd,
+                       size_t nc, int64_t rows, int64_t cols, bool blas, size_t esz, dot_side *s) {
+  int64_t st[KU_MAX_RANK];
+  ku_strides(t->rank, t->dims, st);
+  bool ok = merge_dims(t->dims, st, rd, nr, &s->rs) && merge_dims(t->dims, st, cd, nc, &s->cs);
+  bool tr;
+  int64_t ld;
+  if (ok && blas) ok = blas_form(rows, cols, s->rs, s->cs, &tr, &ld);
+  s->pack = !ok;
+  if (ok) {
+    for (int32_t i = 0; i < nb; i++) s->bst[i] = st[ob[i]];
+    return;
+  }
+  /* Canonical layout [batch..., rows, cols]: box over it in that order. */
+  int32_t r = 0;
+  const int64_t *lists[3] = {ob, rd, cd};
+  size_t lens[3] = {(size_t)nb, nr, nc};
+  for (int g = 0; g < 3; g++)
+    for (size_t i = 0; i < lens[g]; i++) {
+      s->box.dims[r] = t->dims[lists[g][i]];
+      s->box.ss[r] = st[lists[g][i]];
+      r++;
+    }
+  s->box.rank = r;
+  int64_t dst[KU_MAX_RANK];
+  strided_row_major(r, s->box.dims, dst);
+  memcpy(s->box.ds, dst, (size_t)r * sizeof *dst);
+  strided_finish(&s->box, esz);
+  int64_t m = rows * cols;
+  for (int32_t i = nb - 1; i >= 0; i--) {
+    s->bst[i] = m;
+    m *= t->dims[ob[i]];
+  }
+  s->rs = cols;
+  s->cs = 1;
+}
+
+/* Small products run as a plain loop (k ascending, separate multiply and
+ * add, no FMA), which is how XLA:CPU evaluates small dots; results with
+ * cancellation then agree to the last bit. */
+enum { NAIVE_MAX_WORK = 1 << 15, PAR_MIN_WORK = 1 << 18 };
 
 static shl_status dot_setup(plan_ctx *pc, const shl_op *op, const int64_t *lb, size_t nlb, const int64_t *rb, size_t nrb,
                             const int64_t *lc, size_t nlc, const int64_t *rc, size_t nrc, void **params) {
@@ -40,35 +120,39 @@ static shl_status dot_setup(plan_ctx *pc, const shl_op *op, const int64_t *lb, s
   if (nlb != nrb || nlc != nrc) return op_error(op, SHLOC_ERR_VERIFY, "batching/contracting dimension counts differ");
   dot_params *p = plan_alloc(pc, sizeof *p);
   if (!p) return st_oom();
+  memset(p, 0, sizeof *p);
   shl_dtype res = type_storage_dtype(op->results[0].type);
   p->ck = ku_ck_of(res);
   if (p->ck == CK_NONE) return op_error(op, SHLOC_ERR_UNSUPPORTED, "on %s is not supported", dtype_name(res));
   bool used_l[KU_MAX_RANK] = {false}, used_r[KU_MAX_RANK] = {false};
-  int64_t lorder[KU_MAX_RANK], rorder[KU_MAX_RANK];
-  int32_t nl = 0, nr = 0;
+  int64_t lfree[KU_MAX_RANK], rfree[KU_MAX_RANK];
+  size_t nlf = 0, nrf = 0;
   p->B = p->M = p->K = p->N = 1;
   for (size_t i = 0; i < nlb; i++) {
-    if (lb[i] < 0 || lb[i] >= lt->rank || rb[i] < 0 || rb[i] >= rt->rank || used_l[lb[i]] || used_r[rb[i]])
+    if (lb[i] < 0 || lb[i] >= lt->rank || rb[i] < 0 || rb[i] >= rt->rank || used_l[lb[i]] || used_r[rb[i]] ||
+        lt->dims[lb[i]] != rt->dims[rb[i]])
       return op_error(op, SHLOC_ERR_VERIFY, "has invalid batching dimensions");
     used_l[lb[i]] = used_r[rb[i]] = true;
-    lorder[nl++] = lb[i];
-    rorder[nr++] = rb[i];
+    p->bdims[i] = lt->dims[lb[i]];
     p->B *= lt->dims[lb[i]];
   }
+  p->nb = (int32_t)nlb;
   for (size_t i = 0; i < nlc; i++) {
-    if (lc[i] < 0 || lc[i] >= lt->rank || rc[i] < 0 || rc[i] >= rt->rank || used_l[lc[i]] || used_r[rc[i]])
+    if (lc[i] < 0 || lc[i] >= lt->rank || rc[i] < 0 || rc[i] >= rt->rank || used_l[lc[i]] || used_r[rc[i]] ||
+        lt->dims[lc[i]] != rt->dims[rc[i]])
       return op_error(op, SHLOC_ERR_VERIFY, "has invalid contracting dimensions");
     used_l[lc[i]] = used_r[rc[i]] = true;
-    rorder[nr++] = rc[i];
     p->K *= lt->dims[lc[i]];
   }
   for (int32_t d = 0; d < lt->rank; d++)
-    if (!used_l[d]) lorder[nl++] = d, p->M *= lt->dims[d];
-  for (size_t i = 0; i < nlc; i++) lorder[nl++] = lc[i];
+    if (!used_l[d]) lfree[nlf++] = d, p->M *= lt->dims[d];
   for (int32_t d = 0; d < rt->rank; d++)
-    if (!used_r[d]) rorder[nr++] = d, p->N *= rt->dims[d];
-  ST_TRY(pack_offsets(pc, lt, lorder, &p->lhs_offs));
-  ST_TRY(pack_offsets(pc, rt, rorder, &p->rhs_offs));
+    if (!used_r[d]) rfree[nrf++] = d, p->N *= rt->dims[d];
+  if (p->M > INT_MAX || p->N > INT_MAX || p->K > INT_MAX) return op_error(op, SHLOC_ERR_UNSUPPORTED, "matrix too large");
+  p->blas = p->ck != CK_INT && p->M * p->N * p->K > NAIVE_MAX_WORK;
+  size_t esz = ku_ck_bytes(p->ck);
+  side_setup(lt, lb, p->nb, lfree, nlf, lc, nlc, p->M, p->K, p->blas, esz, &p->lhs);
+  side_setup(rt, rb, p->nb, rc, nrc, rfree, nrf, p->K, p->N, p->blas, esz, &p->rhs);
   *params = p;
   return NULL;
 }
@@ -98,121 +182,130 @@ static shl_status dot_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   return dot_setup(pc, op, NULL, 0, NULL, 0, &lc, 1, &rc, 1, params);
 }
 
-/* Packs an operand into compute type ck; *owned is set when a copy was made. */
-static shl_status pack(ku_ck ck, const shl_buf *b, const int64_t *offs, void **out, bool *owned) {
-  size_t esz = dtype_bytes(b->dtype);
-  *owned = false;
-  if (!offs && ku_ck_of(b->dtype) == ck && ck != CK_INT && (ck != CK_F32 || b->dtype == DT_F32)) {
-    *out = b->data;
-    return NULL;
+/* Buffers already in the compute type are used as they are. */
+static bool in_compute_type(ku_ck ck, shl_dtype t) {
+  switch (ck) {
+    case CK_F32: return t == DT_F32;
+    case CK_F64: return t == DT_F64;
+    case CK_C64: return t == DT_C64;
+    case CK_C128: return t == DT_C128;
+    default: return false;
   }
-  void *tmp = NULL, *dst = malloc((size_t)b->n * ku_ck_bytes(ck) + 16);
-  if (!dst) return st_oom();
+}
+
+/* The data an operand's matrices are read from: converted to the compute
+ * type and/or packed as needed; *owned lists what to free. */
+static shl_status side_data(ku_ck ck, const dot_side *s, const shl_buf *b, const void **out, void *owned[2]) {
+  size_t es = ku_ck_bytes(ck);
   const void *src = b->data;
-  if (offs) {
-    tmp = malloc((size_t)b->n * esz + 16);
-    if (!tmp) {
-      free(dst);
-      return st_oom();
-    }
-    ku_gather(esz, b->data, offs, tmp, b->n);
-    src = tmp;
+  owned[0] = owned[1] = NULL;
+  if (!in_compute_type(ck, b->dtype)) {
+    void *c = malloc((size_t)b->n * es + 16);
+    if (!c) return st_oom();
+    owned[0] = c;
+    if (!ku_to_ck(ck, b->dtype, b->data, c, b->n))
+      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "dot: cannot convert %s operands", dtype_name(b->dtype));
+    src = c;
   }
-  bool ok = ku_to_ck(ck, b->dtype, src, dst, b->n);
-  free(tmp);
-  if (!ok) {
-    free(dst);
-    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "dot: cannot convert %s operands", dtype_name(b->dtype));
+  if (s->pack) {
+    void *c = malloc((size_t)b->n * es + 16);
+    if (!c) return st_oom();
+    owned[1] = c;
+    strided_copy(&s->box, c, src, es);
+    src = c;
   }
-  *out = dst;
-  *owned = true;
+  *out = src;
   return NULL;
 }
 
-static void int_gemm(int64_t M, int64_t K, int64_t N, const uint64_t *A, const uint64_t *Bm, uint64_t *C) {
-  memset(C, 0, (size_t)(M * N) * sizeof *C);
-#pragma omp parallel for if (M * N * K > (1 << 18))
-  for (int64_t i = 0; i < M; i++) {
-    uint64_t *c = C + i * N;
-    for (int64_t k = 0; k < K; k++) {
-      uint64_t a = A[i * K + k];
-      const uint64_t *b = Bm + k * N;
-      for (int64_t j = 0; j < N; j++) c[j] += a * b[j];
-    }
+static int64_t batch_offset(const dot_params *p, const int64_t *bst, int64_t b) {
+  int64_t off = 0;
+  for (int32_t i = p->nb - 1; i >= 0; i--) {
+    off += b % p->bdims[i] * bst[i];
+    b /= p->bdims[i];
   }
+  return off;
 }
 
-static void bool_gemm(int64_t M, int64_t K, int64_t N, const uint64_t *A, const uint64_t *Bm, uint64_t *C) {
-  for (int64_t i = 0; i < M; i++)
-    for (int64_t j = 0; j < N; j++) {
-      uint64_t acc = 0;
-      for (int64_t k = 0; k < K && !acc; k++) acc = A[i * K + k] && Bm[k * N + j];
-      C[i * N + j] = acc;
-    }
-}
-
-/* Small products run as a plain loop: k ascending, separate multiply and add
- * (no FMA), which is how XLA:CPU evaluates small dots; results with
- * cancellation then agree to the last bit. */
-#define NAIVE_GEMM(T)                                                                                        \
-  do {                                                                                                     \
-    const T *A_ = (const T *)a, *B_ = (const T *)bb;                                                       \
-    T *C_ = (T *)c;                                                                                        \
-    for (int64_t i = 0; i < p->M; i++)                                                                     \
-      for (int64_t j = 0; j < p->N; j++) {                                                                 \
-        T acc = 0;                                                                                         \
-        for (int64_t k = 0; k < p->K; k++) {                                                               \
-          T prod = A_[i * p->K + k] * B_[k * p->N + j];                                                    \
-          acc += prod;                                                                                     \
-        }                                                                                                  \
-        C_[i * p->N + j] = acc;                                                                            \
-      }                                                                                                    \
+#define NAIVE_GEMM(T)                                                                                \
+  do {                                                                                               \
+    const T *A_ = a;                                                                                 \
+    const T *B_ = bm;                                                                                \
+    T *C_ = c;                                                                                       \
+    for (int64_t i = 0; i < p->M; i++)                                                               \
+      for (int64_t j = 0; j < p->N; j++) {                                                           \
+        T acc = 0;                                                                                   \
+        for (int64_t k = 0; k < p->K; k++) {                                                         \
+          T prod = A_[i * ars + k * acs] * B_[k * brs + j * bcs];                                    \
+          acc += prod;                                                                               \
+        }                                                                                            \
+        C_[i * p->N + j] = acc;                                                                      \
+      }                                                                                              \
   } while (0)
 
-enum { NAIVE_MAX_WORK = 1 << 15 };
-
-static void gemm_batch(ku_ck ck, bool pred, const dot_params *p, const void *A, const void *Bm, void *C) {
-  int M = (int)p->M, N = (int)p->N, K = (int)p->K;
-  int lda = K > 1 ? K : 1, ldb = N > 1 ? N : 1, ldc = N > 1 ? N : 1;
-  size_t es = ku_ck_bytes(ck);
-  for (int64_t b = 0; b < p->B; b++) {
-    const uint8_t *a = (const uint8_t *)A + (size_t)(b * p->M * p->K) * es;
-    const uint8_t *bb = (const uint8_t *)Bm + (size_t)(b * p->K * p->N) * es;
-    uint8_t *c = (uint8_t *)C + (size_t)(b * p->M * p->N) * es;
-    if (ck != CK_INT && p->M * p->N * p->K <= NAIVE_MAX_WORK) {
-      switch (ck) {
-        case CK_F32: NAIVE_GEMM(float); break;
-        case CK_F64: NAIVE_GEMM(double); break;
-        case CK_C64: NAIVE_GEMM(float complex); break;
-        default: NAIVE_GEMM(double complex); break;
+/* Integers wrap (uint64); i1 is a boolean or-of-ands. */
+static void int_product(const dot_params *p, bool pred, const uint64_t *A, const uint64_t *Bm, uint64_t *C) {
+  int64_t ars = p->lhs.rs, acs = p->lhs.cs, brs = p->rhs.rs, bcs = p->rhs.cs;
+  memset(C, 0, (size_t)(p->M * p->N) * sizeof *C);
+  if (pred) {
+    for (int64_t i = 0; i < p->M; i++)
+      for (int64_t j = 0; j < p->N; j++) {
+        uint64_t acc = 0;
+        for (int64_t k = 0; k < p->K && !acc; k++) acc = A[i * ars + k * acs] && Bm[k * brs + j * bcs];
+        C[i * p->N + j] = acc;
       }
-      continue;
-    }
-    switch (ck) {
-      case CK_F32:
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, (const float *)a, lda, (const float *)bb,
-                    ldb, 0.0f, (float *)c, ldc);
-        break;
-      case CK_F64:
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0, (const double *)a, lda,
-                    (const double *)bb, ldb, 0.0, (double *)c, ldc);
-        break;
-      case CK_C64: {
-        const float one[2] = {1, 0}, zero[2] = {0, 0};
-        cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, one, a, lda, bb, ldb, zero, c, ldc);
-        break;
-      }
-      case CK_C128: {
-        const double one[2] = {1, 0}, zero[2] = {0, 0};
-        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, one, a, lda, bb, ldb, zero, c, ldc);
-        break;
-      }
-      default:
-        if (pred) bool_gemm(p->M, p->K, p->N, (const uint64_t *)a, (const uint64_t *)bb, (uint64_t *)c);
-        else int_gemm(p->M, p->K, p->N, (const uint64_t *)a, (const uint64_t *)bb, (uint64_t *)c);
-        break;
+    return;
+  }
+#pragma omp parallel for if (p->M * p->N * p->K > PAR_MIN_WORK)
+  for (int64_t i = 0; i < p->M; i++) {
+    uint64_t *c = C + i * p->N;
+    for (int64_t k = 0; k < p->K; k++) {
+      uint64_t av = A[i * ars + k * acs];
+      const uint64_t *b = Bm + k * brs;
+      for (int64_t j = 0; j < p->N; j++) c[j] += av * b[j * bcs];
     }
   }
+}
+
+/* One batch's product without BLAS. */
+static void loop_product(const dot_params *p, bool pred, const void *a, const void *bm, void *c) {
+  int64_t ars = p->lhs.rs, acs = p->lhs.cs, brs = p->rhs.rs, bcs = p->rhs.cs;
+  switch (p->ck) {
+    case CK_F32: NAIVE_GEMM(float); break;
+    case CK_F64: NAIVE_GEMM(double); break;
+    case CK_C64: NAIVE_GEMM(float complex); break;
+    case CK_C128: NAIVE_GEMM(double complex); break;
+    default: int_product(p, pred, a, bm, c); break;
+  }
+}
+
+static void run_batches(const dot_params *p, bool pred, const uint8_t *A, const uint8_t *Bm, uint8_t *C) {
+  size_t es = ku_ck_bytes(p->ck);
+  int64_t mn = p->M * p->N;
+  if (!p->blas) {
+#pragma omp parallel for schedule(static) if (p->B > 1 && p->B * mn * p->K > PAR_MIN_WORK)
+    for (int64_t b = 0; b < p->B; b++)
+      loop_product(p, pred, A + (size_t)batch_offset(p, p->lhs.bst, b) * es,
+                   Bm + (size_t)batch_offset(p, p->rhs.bst, b) * es, C + (size_t)(b * mn) * es);
+    return;
+  }
+  gemm_shape g = {.M = p->M, .N = p->N, .K = p->K, .ldc = p->N > 1 ? p->N : 1};
+  blas_form(p->M, p->K, p->lhs.rs, p->lhs.cs, &g.ta, &g.lda);
+  blas_form(p->K, p->N, p->rhs.rs, p->rhs.cs, &g.tb, &g.ldb);
+  if (p->B < 4 * omp_get_max_threads() && mn * p->K > PAR_MIN_WORK) {
+    /* Few large products: each one split across the threads. */
+    for (int64_t b = 0; b < p->B; b++)
+      gemm_call(p->ck, &g, A + (size_t)batch_offset(p, p->lhs.bst, b) * es, Bm + (size_t)batch_offset(p, p->rhs.bst, b) * es,
+                C + (size_t)(b * mn) * es);
+    return;
+  }
+  /* Many products: one thread each. */
+  int saved = gemm_serial_begin();
+#pragma omp parallel for schedule(dynamic) if (p->B > 1 && p->B * mn * p->K > PAR_MIN_WORK)
+  for (int64_t b = 0; b < p->B; b++)
+    gemm_one(p->ck, &g, A + (size_t)batch_offset(p, p->lhs.bst, b) * es, Bm + (size_t)batch_offset(p, p->rhs.bst, b) * es,
+             C + (size_t)(b * mn) * es);
+  gemm_serial_end(saved);
 }
 
 static shl_status dot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
@@ -228,21 +321,23 @@ static shl_status dot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, s
     free(z);
     return NULL;
   }
-  void *A = NULL, *Bm = NULL, *C = NULL;
-  bool own_a = false, own_b = false;
-  shl_status st = pack(p->ck, in[0], p->lhs_offs, &A, &own_a);
-  if (!st) st = pack(p->ck, in[1], p->rhs_offs, &Bm, &own_b);
-  bool direct = ku_ck_of(r->dtype) == p->ck && p->ck != CK_INT && (p->ck != CK_F32 || r->dtype == DT_F32);
+  const void *A = NULL, *Bm = NULL;
+  void *own_a[2] = {NULL, NULL}, *own_b[2] = {NULL, NULL}, *C = NULL;
+  shl_status st = side_data(p->ck, &p->lhs, in[0], &A, own_a);
+  if (!st) st = side_data(p->ck, &p->rhs, in[1], &Bm, own_b);
+  bool direct = in_compute_type(p->ck, r->dtype);
   if (!st) {
     C = direct ? r->data : malloc((size_t)r->n * es);
     if (!C) st = st_oom();
   }
   if (!st) {
-    gemm_batch(p->ck, r->dtype == DT_I1, p, A, Bm, C);
+    run_batches(p, r->dtype == DT_I1, A, Bm, C);
     if (!direct) ku_from_ck(p->ck, r->dtype, C, r->data, r->n);
   }
-  if (own_a) free(A);
-  if (own_b) free(Bm);
+  for (int i = 0; i < 2; i++) {
+    free(own_a[i]);
+    free(own_b[i]);
+  }
   if (!direct) free(C);
   return st;
 }

@@ -9,6 +9,7 @@
 #include "ew_common.h"
 #include "exec/plan.h"
 #include "support/scalar.h"
+#include "xla_mathf.h"
 
 static bool int_ok(shl_opid id, bool is_bool) {
   switch (id) {
@@ -223,15 +224,15 @@ static bool cgt(double complex x, double complex y) {
   return creal(x) > creal(y) || (creal(x) == creal(y) && cimag(x) > cimag(y));
 }
 
-/* complex<f32> power the way XLA evaluates it, in f32:
- * |x|^c e^(-d arg x) (cos q + i sin q), q = c arg x + d/2 ln |x|^2. */
+/* complex<f32> power the way XLA:CPU evaluates it, in f32: with r = |x| and
+ * t = arg x, r^c e^(-d t) (cos q + i sin q), q = c t + d ln r. */
 static double complex cpowf_(double complex x, double complex y) {
   if (x == 0) return cpow_(x, y);
   float a = (float)creal(x), b = (float)cimag(x), c = (float)creal(y), d = (float)cimag(y);
-  float aa_bb = a * a + b * b, arg = atan2f(b, a);
-  float coeff = expf(0.5f * c * logf(aa_bb) - d * arg);
-  float q = c * arg + 0.5f * d * logf(aa_bb);
-  return CMPLX((double)(coeff * cosf(q)), (double)(coeff * sinf(q)));
+  float r = xla_cabsf(a, b), t = atan2f(b, a);
+  float coeff = powf(r, c) * xla_expf(-d * t);
+  float q = fmaf(c, t, d * xla_logf(r));
+  return CMPLX((double)(coeff * (float)cos(q)), (double)(coeff * (float)sin(q)));
 }
 
 /* Complex products as XLA:CPU computes them: (ac - bd) + (ad + bc)i with one

@@ -1,6 +1,7 @@
 /* stablehlo.cholesky (LAPACKE ?potrf) and stablehlo.triangular_solve
- * (cblas ?trsm), batched over leading dimensions.  Real types compute in
- * f64.  cholesky zeroes the unused triangle (the spec leaves it
+ * (cblas ?trsm, or XLA:CPU's inverse-based algorithm for f32, see
+ * trsm_xla_f32), batched over leading dimensions.  Other real types compute
+ * in f64.  cholesky zeroes the unused triangle (the spec leaves it
  * implementation-defined) and fills a matrix that is not positive definite
  * with NaN, as XLA does. */
 #include <cblas.h>

@@ -3,6 +3,7 @@
  * as XLA does (equivalent to the spec's padding with the init value when the
  * body treats the init value as an identity). */
 #include <math.h>
+#include <omp.h>
 
 #include "kutil.h"
 
@@ -81,7 +82,54 @@ typedef struct {
   win_geom g;
   uint32_t n_in;
   shl_opid binop;
+  /* Fast path.  Without base dilation, a window that lies inside the
+   * operand reads base + rel[w] (rel: NULL otherwise).  When the last
+   * dimension is a plain unit window, `row` outputs along it (contiguous
+   * in operand and result) are reduced together; orank dims are walked. */
+  int64_t *rel;
+  int64_t row;
+  int32_t orank;
 } rw_params;
+
+static shl_status rw_fast_setup(plan_ctx *pc, rw_params *p) {
+  const win_geom *g = &p->g;
+  p->row = 1;
+  p->orank = g->rank;
+  for (int32_t d = 0; d < g->rank; d++)
+    if (g->base_dil[d] != 1 || g->win[d] < 1) return NULL;
+  p->rel = plan_alloc(pc, (size_t)(g->n_win + 1) * sizeof *p->rel);
+  if (!p->rel) return st_oom();
+  int64_t wi[KU_MAX_RANK] = {0};
+  for (int64_t w = 0; w < g->n_win; w++) {
+    int64_t off = 0;
+    for (int32_t d = 0; d < g->rank; d++) off += wi[d] * g->win_dil[d] * g->in_strides[d];
+    p->rel[w] = off;
+    for (int32_t d = g->rank - 1; d >= 0; d--) {
+      if (++wi[d] < g->win[d]) break;
+      wi[d] = 0;
+    }
+  }
+  int32_t l = g->rank - 1;
+  if (l >= 0 && g->win[l] == 1 && g->stride[l] == 1 && g->pad_lo[l] == 0 && g->out_dims[l] == g->in_dims[l] &&
+      g->out_dims[l] > 1) {
+    p->row = g->out_dims[l];
+    p->orank = l;
+  }
+  return NULL;
+}
+
+/* Whether the window of output index oi (first `rank` dims) lies inside
+ * the operand; *base is then the offset of its first element. */
+static bool window_inside(const win_geom *g, const int64_t *oi, int32_t rank, int64_t *base) {
+  int64_t off = 0;
+  for (int32_t d = 0; d < rank; d++) {
+    int64_t s = oi[d] * g->stride[d] - g->pad_lo[d];
+    if (s < 0 || s + (g->win[d] - 1) * g->win_dil[d] >= g->in_dims[d]) return false;
+    off += s * g->in_strides[d];
+  }
+  *base = off;
+  return true;
+}
 
 static bool rw_fast_ok(shl_opid binop, shl_dtype t) {
   bool bitwise = binop == OP_AND || binop == OP_OR || binop == OP_XOR;
@@ -111,25 +159,51 @@ static shl_status rw_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   p->n_in = n;
   p->binop = n == 1 ? ku_body_binop(&op->regions[0]) : OP_UNKNOWN;
   if (p->binop != OP_UNKNOWN && !rw_fast_ok(p->binop, type_storage_dtype(op->operands[0]->type))) p->binop = OP_UNKNOWN;
+  p->rel = NULL;
+  if (p->binop != OP_UNKNOWN) ST_TRY(rw_fast_setup(pc, p));
   *params = p;
   return NULL;
 }
 
+/* Rows of `row` outputs: inside windows read base + rel[w] with the result
+ * row as the accumulator; windows that touch padding go element by element
+ * through window_offsets (offs: n_win + 1 entries per thread). */
 #define RW_LOOP(T, ACC, LD, RND, STO, EXPR)                                                                   \
   do {                                                                                                      \
     const T *src = in;                                                                                      \
     T *dst = out;                                                                                           \
     ACC init = LD(*(const T *)initp);                                                                       \
-    int64_t oi[KU_MAX_RANK] = {0};                                                                          \
-    for (int64_t o = 0; o < g->n_out; o++) {                                                                \
-      int64_t cnt = window_offsets(g, oi, offs);                                                            \
-      ACC acc = init;                                                                                       \
-      for (int64_t j = 0; j < cnt; j++) {                                                                   \
-        ACC x = LD(src[offs[j]]);                                                                           \
-        acc = RND(EXPR);                                                                                    \
+    int64_t L = p->row, nrow = g->n_out / L;                                                                \
+    _Pragma("omp parallel for schedule(static) if (g->n_out * g->n_win >= (1 << 16))")                      \
+    for (int64_t o = 0; o < nrow; o++) {                                                                    \
+      int64_t oi[KU_MAX_RANK], base, rem = o;                                                               \
+      for (int32_t d = p->orank - 1; d >= 0; d--) {                                                         \
+        oi[d] = rem % g->out_dims[d];                                                                       \
+        rem /= g->out_dims[d];                                                                              \
       }                                                                                                     \
-      dst[o] = STO(acc);                                                                                    \
-      index_next(g->rank, g->out_dims, oi);                                                                 \
+      T *drow = dst + o * L;                                                                                \
+      if (p->rel && window_inside(g, oi, p->orank, &base)) {                                                \
+        for (int64_t j = 0; j < L; j++) drow[j] = STO(init);                                                \
+        for (int64_t w = 0; w < g->n_win; w++) {                                                            \
+          const T *s = src + base + p->rel[w];                                                              \
+          _Pragma("omp simd") for (int64_t j = 0; j < L; j++) {                                             \
+            ACC acc = LD(drow[j]), x = LD(s[j]);                                                            \
+            drow[j] = STO(RND(EXPR));                                                                       \
+          }                                                                                                 \
+        }                                                                                                   \
+        continue;                                                                                           \
+      }                                                                                                     \
+      int64_t *offs = offs_all + (size_t)omp_get_thread_num() * (size_t)(g->n_win + 1);                     \
+      for (int64_t j = 0; j < L; j++) {                                                                     \
+        if (p->orank < g->rank) oi[p->orank] = j;                                                           \
+        int64_t cnt = window_offsets(g, oi, offs);                                                          \
+        ACC acc = init;                                                                                     \
+        for (int64_t k = 0; k < cnt; k++) {                                                                 \
+          ACC x = LD(src[offs[k]]);                                                                         \
+          acc = RND(EXPR);                                                                                  \
+        }                                                                                                   \
+        drow[j] = STO(acc);                                                                                 \
+      }                                                                                                     \
     }                                                                                                       \
   } while (0)
 
@@ -142,7 +216,9 @@ static shl_status rw_prepare(plan_ctx *pc, const shl_op *op, void **params) {
 #define F16_RND(v) f16_to_f32(f32_to_f16(v))
 
 #define DEF_FLOAT_RW(NAME, T, ACC, LD, RND, STO)                                                               \
-  static void NAME(const win_geom *g, shl_opid binop, const void *in, const void *initp, void *out, int64_t *offs) { \
+  static void NAME(const rw_params *p, const void *in, const void *initp, void *out, int64_t *offs_all) { \
+    const win_geom *g = &p->g;                                                                               \
+    shl_opid binop = p->binop;                                                                               \
     switch (binop) {                                                                                         \
       case OP_ADD: RW_LOOP(T, ACC, LD, RND, STO, acc + x); break;                                            \
       case OP_MULTIPLY: RW_LOOP(T, ACC, LD, RND, STO, acc * x); break;                                       \
@@ -157,7 +233,9 @@ DEF_FLOAT_RW(rw_bf16, uint16_t, float, bf16_to_f32, BF16_RND, f32_to_bf16)
 DEF_FLOAT_RW(rw_f16, uint16_t, float, f16_to_f32, F16_RND, f32_to_f16)
 
 #define DEF_INT_RW(NAME, T, UT)                                                                                \
-  static void NAME(const win_geom *g, shl_opid binop, const void *in, const void *initp, void *out, int64_t *offs) { \
+  static void NAME(const rw_params *p, const void *in, const void *initp, void *out, int64_t *offs_all) { \
+    const win_geom *g = &p->g;                                                                               \
+    shl_opid binop = p->binop;                                                                               \
     switch (binop) {                                                                                         \
       case OP_ADD: RW_LOOP(T, T, ID, ID, ID, (T)(UT)((UT)acc + (UT)x)); break;                               \
       case OP_MULTIPLY: RW_LOOP(T, T, ID, ID, ID, (T)(UT)((uint64_t)(UT)acc * (uint64_t)(UT)x)); break;      \
@@ -178,22 +256,21 @@ DEF_INT_RW(rw_u16, uint16_t, uint16_t)
 DEF_INT_RW(rw_u32, uint32_t, uint32_t)
 DEF_INT_RW(rw_u64, uint64_t, uint64_t)
 
-static void rw_fast(shl_dtype dt, const win_geom *g, shl_opid binop, const void *in, const void *init, void *out,
-                    int64_t *offs) {
+static void rw_fast(shl_dtype dt, const rw_params *p, const void *in, const void *init, void *out, int64_t *offs) {
   switch (dt) {
-    case DT_F32: rw_f32(g, binop, in, init, out, offs); break;
-    case DT_F64: rw_f64(g, binop, in, init, out, offs); break;
-    case DT_BF16: rw_bf16(g, binop, in, init, out, offs); break;
-    case DT_F16: rw_f16(g, binop, in, init, out, offs); break;
-    case DT_I8: rw_i8(g, binop, in, init, out, offs); break;
-    case DT_I16: rw_i16(g, binop, in, init, out, offs); break;
-    case DT_I32: rw_i32(g, binop, in, init, out, offs); break;
-    case DT_I64: rw_i64(g, binop, in, init, out, offs); break;
+    case DT_F32: rw_f32(p, in, init, out, offs); break;
+    case DT_F64: rw_f64(p, in, init, out, offs); break;
+    case DT_BF16: rw_bf16(p, in, init, out, offs); break;
+    case DT_F16: rw_f16(p, in, init, out, offs); break;
+    case DT_I8: rw_i8(p, in, init, out, offs); break;
+    case DT_I16: rw_i16(p, in, init, out, offs); break;
+    case DT_I32: rw_i32(p, in, init, out, offs); break;
+    case DT_I64: rw_i64(p, in, init, out, offs); break;
     case DT_I1:
-    case DT_UI8: rw_u8(g, binop, in, init, out, offs); break;
-    case DT_UI16: rw_u16(g, binop, in, init, out, offs); break;
-    case DT_UI32: rw_u32(g, binop, in, init, out, offs); break;
-    default: rw_u64(g, binop, in, init, out, offs); break;
+    case DT_UI8: rw_u8(p, in, init, out, offs); break;
+    case DT_UI16: rw_u16(p, in, init, out, offs); break;
+    case DT_UI32: rw_u32(p, in, init, out, offs); break;
+    default: rw_u64(p, in, init, out, offs); break;
   }
 }
 
@@ -226,10 +303,11 @@ static shl_status rw_general(exec_ctx *ec, const plan_op *po, const rw_params *p
 static shl_status rw_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const rw_params *p = po->params;
   if (p->g.n_out == 0) return NULL;
-  int64_t *offs = malloc((size_t)(p->g.n_win + 1) * sizeof *offs);
+  int nt = p->binop != OP_UNKNOWN ? omp_get_max_threads() : 1;
+  int64_t *offs = malloc((size_t)nt * (size_t)(p->g.n_win + 1) * sizeof *offs);
   if (!offs) return st_oom();
   shl_status st = NULL;
-  if (p->binop != OP_UNKNOWN) rw_fast(in[0]->dtype, &p->g, p->binop, in[0]->data, in[1]->data, out[0]->data, offs);
+  if (p->binop != OP_UNKNOWN) rw_fast(in[0]->dtype, p, in[0]->data, in[1]->data, out[0]->data, offs);
   else st = rw_general(ec, po, p, in, out, offs);
   free(offs);
   return st;

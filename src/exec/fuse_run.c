@@ -1,0 +1,289 @@
+/* The fused op's kernel (see fuse.h): evaluates a group's nodes chunk by
+ * chunk into per-thread scratch tiles.  Threads take contiguous row blocks,
+ * or, for a group that is one row evaluated in one pass (every elementwise
+ * group, full reductions), contiguous ranges of chunks whose partial folds
+ * are combined at the end in thread order. */
+#include <omp.h>
+#include <stdlib.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "fuse.h"
+#include "kernels/kutil.h"
+
+enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
+
+struct fuse_cache {
+  uint8_t *mem;
+  int threads;
+};
+
+static void cache_release(void *arg) {
+  fuse_cache *c = arg;
+  free(c->mem);
+  c->mem = NULL;
+  c->threads = 0;
+}
+
+shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp) {
+  fp->cache = plan_alloc(pc, sizeof *fp->cache);
+  if (!fp->cache) return st_oom();
+  memset(fp->cache, 0, sizeof *fp->cache);
+  return plan_on_release(pc, cache_release, fp->cache);
+}
+
+static uint8_t *scratch(const fused_params *fp, int threads) {
+  fuse_cache *c = fp->cache;
+  if (c->threads < threads) {
+    free(c->mem);
+    c->mem = aligned_alloc(64, fp->scratch * (size_t)threads);
+    c->threads = c->mem ? threads : 0;
+  }
+  return c->mem;
+}
+
+#define SPLAT_LOOP(T)                                                      \
+  do {                                                                     \
+    T x_;                                                                  \
+    memcpy(&x_, v, sizeof x_);                                             \
+    _Pragma("omp simd") for (int64_t i = 0; i < n; i++) memcpy(dst + sizeof x_ * (size_t)i, &x_, sizeof x_); \
+  } while (0)
+
+/* n copies of the element at v. */
+static void splat(uint8_t *dst, const void *v, size_t esz, int64_t n) {
+  switch (esz) {
+    case 1: memset(dst, *(const uint8_t *)v, (size_t)n); break;
+    case 2: SPLAT_LOOP(uint16_t); break;
+    case 4: SPLAT_LOOP(uint32_t); break;
+    case 8: SPLAT_LOOP(uint64_t); break;
+    default:
+      for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * esz, v, esz);
+      break;
+  }
+}
+
+/* memcpy with non-temporal stores: outputs far larger than the caches are
+ * not read back soon, and skipping the read-for-ownership saves a third of
+ * the traffic. */
+static void stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+#ifdef __SSE2__
+  size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+  if (head > n) head = n;
+  memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
+  memcpy(dst + i, src + i, n - i);
+#else
+  memcpy(dst, src, n);
+#endif
+}
+
+/* Orders this thread's streaming stores before the results are used. */
+static void stream_fence(void) {
+#ifdef __SSE2__
+  _mm_sfence();
+#endif
+}
+
+/* The input element a leaf reads for group element e. */
+static int64_t leaf_index(const fnode *nd, int64_t e) {
+  int64_t off = 0;
+  for (int32_t d = 0; d < nd->rank; d++) off += (e / nd->pitch[d]) % nd->dims[d] * nd->stride[d];
+  return off;
+}
+
+/* Gathers group elements [e0, e0 + m) of a broadcasting leaf: runs along
+ * the innermost dimension, then an odometer over the others. */
+static void gather(const fnode *nd, const uint8_t *src, uint8_t *dst, int64_t e0, int64_t m) {
+  int32_t r = nd->rank, last = r - 1;
+  size_t esz = nd->esz;
+  int64_t idx[KU_MAX_RANK], off = 0;
+  for (int32_t d = 0; d < r; d++) {
+    idx[d] = (e0 / nd->pitch[d]) % nd->dims[d];
+    off += idx[d] * nd->stride[d];
+  }
+  int64_t inner = nd->dims[last], st = nd->stride[last];
+  while (m > 0) {
+    int64_t run = inner - idx[last] < m ? inner - idx[last] : m;
+    if (st == 0) splat(dst, src + (size_t)off * esz, esz, run);
+    else if (st == 1) memcpy(dst, src + (size_t)off * esz, (size_t)run * esz);
+    else
+      for (int64_t i = 0; i < run; i++) memcpy(dst + (size_t)i * esz, src + (size_t)(off + i * st) * esz, esz);
+    dst += (size_t)run * esz;
+    m -= run;
+    off += run * st;
+    idx[last] += run;
+    if (idx[last] < inner) continue;
+    off -= inner * st;
+    idx[last] = 0;
+    for (int32_t d = last - 1; d >= 0; d--) {
+      off += nd->stride[d];
+      if (++idx[d] < nd->dims[d]) break;
+      off -= nd->dims[d] * nd->stride[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+/* Fills a tile with per-row values (`vals` spaced 16 bytes) for the rows
+ * of a block: each row's value over its part of the chunk. */
+static void fill_rows(const fused_params *fp, uint8_t *tile, size_t esz, const uint8_t *vals, int64_t nrows) {
+  int64_t per = fp->cols < fp->chunk ? fp->cols : fp->chunk;
+  for (int64_t j = 0; j < nrows; j++) splat(tile + (size_t)(j * per) * esz, vals + 16 * j, esz, per);
+}
+
+typedef struct {
+  const fused_params *fp;
+  shl_buf *const *in, *const *out;
+} frun;
+
+static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, int64_t c0) {
+  switch (nd->loc) {
+    case LOC_OUT: return nd->stream ? scr + nd->off : (uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz;
+    case LOC_ROW: return scr + nd->off + (size_t)c0 * nd->esz;
+    default: return scr + nd->off;
+  }
+}
+
+/* Evaluates pass s over group elements [e0, e0 + m), which start at offset
+ * c0 of their row block; folds use segments of `seg` elements (one per row). */
+static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64_t m, int64_t c0, int64_t seg) {
+  const fused_params *fp = f->fp;
+  void **ptr = (void **)scr;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    if (nd->kind == FN_LEAF) {
+      if (nd->loc == LOC_EXT) ptr[k] = (uint8_t *)f->in[nd->ext]->data + (size_t)e0 * nd->esz;
+      else if (nd->loc == LOC_FILL && s >= nd->first_pass && s <= nd->last_pass)
+        gather(nd, f->in[nd->ext]->data, scr + nd->off, e0, m);
+    } else if (nd->kind == FN_EW) {
+      if (nd->avail == s) {
+        const void *args[3];
+        for (uint32_t j = 0; j < nd->n_in; j++) args[j] = ptr[nd->in[j]];
+        void *dst = loc_ptr(f, nd, scr, e0, c0);
+        nd->eval(nd->params, args, dst, m);
+        ptr[k] = dst;
+        if (nd->stream) stream_copy((uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz, dst, (size_t)m * nd->esz);
+      } else if (nd->avail < s && nd->loc != LOC_TILE) {
+        ptr[k] = loc_ptr(f, nd, scr, e0, c0);
+      }
+    } else if (nd->avail == s + 1) {
+      const uint8_t *src = ptr[nd->src];
+      uint8_t *acc = scr + fp->acc_off + nd->acc;
+      for (int64_t j = 0; j * seg < m; j++)
+        ew_fold(nd->binop, nd->dt, src + (size_t)(j * seg) * nd->esz, m - j * seg < seg ? m - j * seg : seg,
+                acc + 16 * j);
+    }
+  }
+}
+
+/* Per-thread setup: node pointers of tiles that do not move, scalars. */
+static void setup(const frun *f, uint8_t *scr) {
+  const fused_params *fp = f->fp;
+  void **ptr = (void **)scr;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    ptr[k] = scr + nd->off;
+    if (nd->kind == FN_LEAF && nd->loc == LOC_SCALAR) splat(scr + nd->off, f->in[nd->ext]->data, nd->esz, fp->chunk);
+  }
+}
+
+/* Rows [r0, r0 + nrows) of a block, pass by pass. */
+static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
+  const fused_params *fp = f->fp;
+  int64_t len = nrows * fp->cols;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    if (nd->kind != FN_LEAF || nd->loc != LOC_ROWVAL) continue;
+    uint8_t vals[16 * FUSE_TILE];
+    for (int64_t j = 0; j < nrows; j++)
+      memcpy(vals + 16 * j, (const uint8_t *)f->in[nd->ext]->data + (size_t)leaf_index(nd, (r0 + j) * fp->cols) * nd->esz,
+             nd->esz);
+    fill_rows(fp, scr + nd->off, nd->esz, vals, nrows);
+  }
+  for (uint32_t s = 0; s < fp->n_passes; s++) {
+    for (uint32_t k = 0; k < fp->n_nodes; k++) {
+      const fnode *nd = &fp->nodes[k];
+      if (nd->kind == FN_REDUCE && nd->avail == s + 1)
+        for (int64_t j = 0; j < nrows; j++) memcpy(scr + fp->acc_off + nd->acc + 16 * j, f->in[nd->ext]->data, nd->esz);
+    }
+    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk)
+      run_chunk(f, scr, s, r0 * fp->cols + c0, len - c0 < fp->chunk ? len - c0 : fp->chunk, c0, fp->cols);
+    for (uint32_t k = 0; k < fp->n_nodes; k++) {
+      const fnode *nd = &fp->nodes[k];
+      if (nd->kind != FN_REDUCE || nd->avail != s + 1) continue;
+      const uint8_t *acc = scr + fp->acc_off + nd->acc;
+      if (nd->out >= 0)
+        for (int64_t j = 0; j < nrows; j++)
+          memcpy((uint8_t *)f->out[nd->out]->data + (size_t)(r0 + j) * nd->esz, acc + 16 * j, nd->esz);
+      if (nd->consumed) fill_rows(fp, scr + nd->off, nd->esz, acc, nrows);
+    }
+  }
+}
+
+static void work_rows(const frun *f, uint8_t *scr, int t, int nt) {
+  const fused_params *fp = f->fp;
+  setup(f, scr);
+  int64_t blocks = (fp->rows + fp->block_rows - 1) / fp->block_rows;
+  for (int64_t b = blocks * t / nt; b < blocks * (t + 1) / nt; b++) {
+    int64_t r0 = b * fp->block_rows;
+    run_block(f, scr, r0, fp->rows - r0 < fp->block_rows ? fp->rows - r0 : fp->block_rows);
+  }
+  stream_fence();
+}
+
+/* One row in one pass: chunks split between threads, folds start from the
+ * identity and are combined by the caller. */
+static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
+  const fused_params *fp = f->fp;
+  setup(f, scr);
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    if (nd->kind == FN_REDUCE) ew_fold_identity(nd->binop, nd->dt, scr + fp->acc_off + nd->acc);
+  }
+  int64_t chunks = fp->chunk ? (fp->n + fp->chunk - 1) / fp->chunk : 0;
+  for (int64_t c = chunks * t / nt; c < chunks * (t + 1) / nt; c++) {
+    int64_t e0 = c * fp->chunk;
+    run_chunk(f, scr, 0, e0, fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk, e0, fp->n);
+  }
+  stream_fence();
+}
+
+static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  (void)ec;
+  const fused_params *fp = po->params;
+  frun f = {fp, in, out};
+  bool split = fp->rows == 1 && fp->n_passes == 1;
+  int64_t units = split ? fp->n / FUSE_TILE : (fp->rows + fp->block_rows - 1) / fp->block_rows;
+  int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
+  if (nt > units) nt = units > 1 ? (int)units : 1;
+  uint8_t *mem = scratch(fp, nt);
+  if (!mem) return st_oom();
+  void (*work)(const frun *, uint8_t *, int, int) = split ? work_split : work_rows;
+  if (nt == 1) {
+    work(&f, mem, 0, 1);
+  } else {
+    int used = 1;
+#pragma omp parallel num_threads(nt)
+    {
+      int t = omp_get_thread_num(), n = omp_get_num_threads();
+      if (t == 0) used = n;
+      work(&f, mem + (size_t)t * fp->scratch, t, n);
+    }
+    nt = used;
+  }
+  if (!split) return NULL;
+  /* init, then the threads' partial folds in thread order */
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    if (nd->kind != FN_REDUCE || nd->out < 0) continue;
+    uint8_t acc[16];
+    memcpy(acc, in[nd->ext]->data, nd->esz);
+    for (int t = 0; t < nt; t++) ew_fold(nd->binop, nd->dt, mem + (size_t)t * fp->scratch + fp->acc_off + nd->acc, 1, acc);
+    memcpy(out[nd->out]->data, acc, nd->esz);
+  }
+  return NULL;
+}
+
+const shl_kernel kernel_fused = {NULL, fused_run};

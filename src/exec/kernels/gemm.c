@@ -1,0 +1,75 @@
+/* Row-major ?gemm calls: see gemm.h. */
+#include "gemm.h"
+
+#include <cblas.h>
+#include <omp.h>
+
+/* Below this many flops a product runs on one thread; splits are multiples
+ * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles). */
+enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16 };
+
+int gemm_serial_begin(void) {
+  int n = openblas_get_num_threads();
+  if (n != 1) openblas_set_num_threads(1);
+  return n;
+}
+
+void gemm_serial_end(int saved) {
+  if (saved != 1) openblas_set_num_threads(saved);
+}
+
+void gemm_one(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C) {
+  enum CBLAS_TRANSPOSE fa = g->ta ? CblasTrans : CblasNoTrans, fb = g->tb ? CblasTrans : CblasNoTrans;
+  int M = (int)g->M, N = (int)g->N, K = (int)g->K, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
+  switch (ck) {
+    case CK_F32: cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc); break;
+    case CK_F64: cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, A, lda, B, ldb, 0.0, C, ldc); break;
+    case CK_C64: {
+      const float one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_cgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
+      break;
+    }
+    case CK_C128: {
+      const double one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_zgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
+      break;
+    }
+    default: break;
+  }
+}
+
+void gemm_call(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C) {
+  int nt = omp_get_max_threads();
+  double flops = 2.0 * (double)g->M * (double)g->N * (double)g->K;
+  bool by_rows = g->M >= g->N;
+  int64_t len = by_rows ? g->M : g->N;
+  if (nt > 1 && flops >= PAR_MIN_FLOPS && len >= 2 * SPLIT_ALIGN && !omp_in_parallel()) {
+    size_t es = ku_ck_bytes(ck);
+    int64_t chunk = (len + nt - 1) / nt;
+    chunk = (chunk + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
+    int saved = gemm_serial_begin();
+#pragma omp parallel for schedule(static, 1)
+    for (int t = 0; t < nt; t++) {
+      int64_t lo = t * chunk, hi = lo + chunk < len ? lo + chunk : len;
+      if (lo >= hi) continue;
+      gemm_shape s = *g;
+      const uint8_t *a = A, *b = B;
+      uint8_t *c = C;
+      if (by_rows) {
+        s.M = hi - lo;
+        a += (size_t)(g->ta ? lo : lo * g->lda) * es;
+        c += (size_t)(lo * g->ldc) * es;
+      } else {
+        s.N = hi - lo;
+        b += (size_t)(g->tb ? lo * g->ldb : lo) * es;
+        c += (size_t)lo * es;
+      }
+      gemm_one(ck, &s, a, b, c);
+    }
+    gemm_serial_end(saved);
+    return;
+  }
+  int saved = gemm_serial_begin();
+  gemm_one(ck, g, A, B, C);
+  gemm_serial_end(saved);
+}
