@@ -19,9 +19,8 @@ shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtyp
       /* A hex integer for a float type is its bit pattern. */
       uint64_t v;
       if (!lexer_int_value(t->text, &v) || neg) return parse_error_at(p, t, "invalid hexadecimal float literal");
-      unsigned bits_w = (unsigned)dtype_bytes(fdt) * 8;
-      if (bits_w < 64 && (v >> bits_w)) return parse_error_at(p, t, "hexadecimal float literal too wide for %s", dtype_name(fdt));
-      *bits = v;
+      if (!fp_storage_from_pattern(fdt, v, bits))
+        return parse_error_at(p, t, "hexadecimal float literal too wide for %s", dtype_name(fdt));
       return NULL;
     }
     if (t->kind == TK_BARE_ID) {

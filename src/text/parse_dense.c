@@ -265,8 +265,10 @@ shl_status p_dense(shl_parser *p, const shl_attr **out) {
   if (is_list) {
     /* The nesting must match the type's shape exactly. */
     int rank = ty->rank;
-    bool ok = d.depth_max == (rank == 0 ? 1 : rank) || (count == 0 && d.n == 0);
-    for (int i = 0; ok && i < rank; i++) ok = d.shape[i] == ty->dims[i] || (count == 0);
+    /* `[]` stands for any empty shape; otherwise nesting and row lengths
+     * must match the type exactly (also when a later dimension is 0). */
+    bool ok = d.depth_max == (rank == 0 ? 1 : rank) || (count == 0 && d.n == 0 && d.shape[0] == 0);
+    for (int i = 0; ok && i < rank && d.shape[i] >= 0; i++) ok = d.shape[i] == ty->dims[i] || (i == 0 && d.n == 0 && d.shape[0] == 0 && count == 0);
     if (rank == 0) ok = false;
     if (!ok) {
       st = parse_error_at(p, &at, "dense literal shape does not match its type");
