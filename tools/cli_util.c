@@ -43,6 +43,16 @@ bool cli_read_file(const char *path, char **out, size_t *len) {
 
 bool cli_write_file(const char *path, const char *data, size_t len) {
   if (strcmp(path, "-") == 0) return fwrite(data, 1, len, stdout) == len;
+  /* Atomic replacement only makes sense for regular files: devices and pipes
+   * (-o /dev/null, -o /dev/stdout) are written in place. */
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+    return ok;
+  }
   size_t n = strlen(path) + 32;
   char *tmp = malloc(n);
   if (!tmp) return false;

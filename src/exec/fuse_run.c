@@ -79,6 +79,19 @@ static void stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
 #endif
 }
 
+/* Asks for inputs [e0, e0 + m) ahead of their use (clipped to the buffer),
+ * so that their memory traffic overlaps the passes over earlier elements. */
+static void prefetch_inputs(const fused_params *fp, shl_buf *const *in, int64_t e0, int64_t m) {
+  if (e0 >= fp->n) return;
+  if (e0 + m > fp->n) m = fp->n - e0;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    if (nd->kind != FN_LEAF || nd->loc != LOC_EXT) continue;
+    const uint8_t *p = (const uint8_t *)in[nd->ext]->data + (size_t)e0 * nd->esz;
+    for (size_t i = 0; i < (size_t)m * nd->esz; i += 64) __builtin_prefetch(p + i, 0, 3);
+  }
+}
+
 /* Orders this thread's streaming stores before the results are used. */
 static void stream_fence(void) {
 #ifdef __SSE2__
@@ -208,8 +221,11 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
       if (nd->kind == FN_REDUCE && nd->avail == s + 1)
         for (int64_t j = 0; j < nrows; j++) memcpy(scr + fp->acc_off + nd->acc + 16 * j, f->in[nd->ext]->data, nd->esz);
     }
-    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk)
-      run_chunk(f, scr, s, r0 * fp->cols + c0, len - c0 < fp->chunk ? len - c0 : fp->chunk, c0, fp->cols);
+    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk) {
+      int64_t e0 = r0 * fp->cols + c0, m = len - c0 < fp->chunk ? len - c0 : fp->chunk;
+      if (s == 0) prefetch_inputs(fp, f->in, e0 + len, m); /* the same chunk of the next block */
+      run_chunk(f, scr, s, e0, m, c0, fp->cols);
+    }
     for (uint32_t k = 0; k < fp->n_nodes; k++) {
       const fnode *nd = &fp->nodes[k];
       if (nd->kind != FN_REDUCE || nd->avail != s + 1) continue;
@@ -245,6 +261,7 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   int64_t chunks = fp->chunk ? (fp->n + fp->chunk - 1) / fp->chunk : 0;
   for (int64_t c = chunks * t / nt; c < chunks * (t + 1) / nt; c++) {
     int64_t e0 = c * fp->chunk;
+    prefetch_inputs(fp, f->in, e0 + 2 * fp->chunk, fp->chunk);
     run_chunk(f, scr, 0, e0, fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk, e0, fp->n);
   }
   stream_fence();

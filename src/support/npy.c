@@ -434,6 +434,16 @@ shl_status npy_write_file_atomic(const char *path, const char *descr, const int6
   size_t hsize;
   char *header = build_header(norm, dims, rank, &hsize);
   if (!header) return st_oom();
+  /* Devices and pipes (/dev/null, /dev/stdout) are written in place: renaming
+   * a temporary over them would replace the device. */
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(header, 1, hsize, f) == hsize && (!nbytes || fwrite(data, 1, nbytes, f) == nbytes);
+    if (f && fclose(f) != 0) ok = false;
+    free(header);
+    return ok ? NULL : st_error(SHLOC_ERR_IO, NULL, NULL, "%s: write failed: %s", path, strerror(errno));
+  }
   size_t plen = strlen(path);
   char *tmp = malloc(plen + 16);
   if (!tmp) {

@@ -57,6 +57,21 @@ EW_INLINE vf32 vexp(vf32 x) {
   return p * (vf32)((k1 + 127) << 23) * (vf32)((k2 + 127) << 23);
 }
 
+/* vexp for |x| <= 87, where the result is normal and 2^k one factor (the
+ * same values); callers redo other lanes with vexp. */
+EW_INLINE vf32 vexp_normal(vf32 x) {
+  vf32 k = (x * 1.44269504f + 12582912.0f) - 12582912.0f;
+  vf32 r = x - k * 0.693145751953125f;
+  r = r - k * 1.42860677e-06f;
+  vf32 q = r * 1.98412698e-04f + 1.38888889e-03f;
+  q = q * r + 8.33333333e-03f;
+  q = q * r + 4.16666667e-02f;
+  q = q * r + 1.66666667e-01f;
+  q = q * r + 0.5f;
+  vf32 p = 1.0f + (q * (r * r) + r);
+  return p * (vf32)((__builtin_convertvector(k, vi32) + 127) << 23);
+}
+
 EW_INLINE vf32 vtanh(vf32 x) {
   const float lim = 7.90531110763549805f;
   vf32 xc = vsel(x < lim, x, VSPLAT(lim));
@@ -132,10 +147,13 @@ EW_INLINE vd8 vsincos(vd8 d, double shift) {
     }                                                 \
   } while (0)
 
-EW_VCLONES static void transc_loop(shl_opid id, const float *a, float *r, int64_t n) {
-  switch (id) {
-    case OP_EXPONENTIAL: VLOOP16(vexp); break;
-    case OP_LOGISTIC: VLOOP16(vlogistic); break;
+typedef enum { T_EXP_NORMAL, T_EXP, T_LOGISTIC, T_TANH } transc_fn;
+
+EW_VCLONES static void transc_loop(transc_fn fn, const float *a, float *r, int64_t n) {
+  switch (fn) {
+    case T_EXP_NORMAL: VLOOP16(vexp_normal); break;
+    case T_EXP: VLOOP16(vexp); break;
+    case T_LOGISTIC: VLOOP16(vlogistic); break;
     default: VLOOP16(vtanh); break;
   }
 }
@@ -204,9 +222,18 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n) {
       simple_loop(id, a, r, n);
       return true;
     case OP_EXPONENTIAL:
+      transc_loop(T_EXP_NORMAL, a, r, n);
+      if (beyond_f32(a, 87.0f, n))
+        for (int64_t i = 0; i < n; i += 16) {
+          int64_t m = n - i < 16 ? n - i : 16;
+          if (beyond_f32(a + i, 87.0f, m)) transc_loop(T_EXP, a + i, r + i, m);
+        }
+      return true;
     case OP_LOGISTIC:
+      transc_loop(T_LOGISTIC, a, r, n);
+      return true;
     case OP_TANH:
-      transc_loop(id, a, r, n);
+      transc_loop(T_TANH, a, r, n);
       return true;
     case OP_SINE:
     case OP_COSINE:

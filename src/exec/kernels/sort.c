@@ -1,31 +1,141 @@
-/* stablehlo.sort and chlo.top_k.  sort is a stable merge sort of index
- * permutations per slice (stable whether or not is_stable is set); the
- * comparator runs through exec_region unless it is a plain `compare LT/GT`
- * of the first operand's pair. */
+/* stablehlo.sort and chlo.top_k.
+ *
+ * sort: comparators that order by a key of operand 0 -- `compare LT/GT` of
+ * the first pair of arguments (integers; floats with TOTALORDER or FLOAT),
+ * optionally after JAX's canonicalization (-0 -> +0, every NaN -> one NaN)
+ * -- sort (key, index) pairs with a stable LSD radix sort on an unsigned
+ * key whose order is the comparator's, then permute every operand.  FLOAT
+ * comparisons order NaN with nothing, so slices holding a NaN fall back.
+ * Any other comparator runs through exec_region inside a stable merge sort
+ * of index permutations.  Both are stable whether or not is_stable is set. */
+#include <omp.h>
 #include <stdlib.h>
 
 #include "kutil.h"
 
 typedef struct {
   int64_t len, stride, n_slices; /* sorted dimension size, its stride, slices */
-  int fast_dir;                  /* 1 LT, 2 GT on operand 0; 0 = run the comparator */
+  bool keyed;                    /* the radix path applies */
+  bool desc;                     /* GT: descending keys */
+  bool is_float, canon_nan;      /* canon_nan: NaNs compare as nan_bits (f64) */
+  bool nan_fallback;             /* FLOAT compare: a slice with a NaN runs the comparator */
+  uint64_t nan_bits;
 } sort_params;
 
-static int sort_fast_pattern(const shl_region *r) {
+/* ---- recognising the comparator ---- */
+
+typedef enum { V_ARG, V_ZERO, V_NAN, V_EQZ, V_ISNAN, V_CZ, V_CN, V_CANON, V_CMP } vkind;
+
+typedef struct {
+  const shl_value *v;
+  vkind kind;
+  int arg;       /* which of the first two arguments it derives from */
+  uint64_t bits; /* V_NAN: the constant as f64 bits */
+  bool lt, total;
+} vdesc;
+
+enum { MAX_VALS = 32 };
+
+static const vdesc *vfind(const vdesc *d, int n, const shl_value *v) {
+  for (int i = 0; i < n; i++)
+    if (d[i].v == v) return &d[i];
+  return NULL;
+}
+
+static bool is(const vdesc *d, vkind k) { return d && d->kind == k; }
+
+/* A scalar float constant: zero (either sign) or NaN. */
+static bool float_const(const shl_op *o, vdesc *out) {
+  const shl_attr *a = op_attr(o, "value");
+  const shl_type *t = o->results[0].type;
+  if (!a || a->kind != AT_DENSE || t->rank != 0 || !dtype_is_float(type_storage_dtype(t))) return false;
+  shl_dtype dt = type_storage_dtype(t);
+  uint64_t raw = 0;
+  memcpy(&raw, a->u.dense.data, dtype_bytes(dt));
+  double v = fp_to_f64(dt, fp_load(dt, &raw));
+  if (v == 0) out->kind = V_ZERO;
+  else if (v != v) out->kind = V_NAN, out->bits = fp_f64_bits(v);
+  else return false;
+  return true;
+}
+
+static bool cmp_is(const shl_op *o, const char *dir, const char *type) {
+  if (!ku_enum_is(op_attr(o, "comparison_direction"), dir)) return false;
+  const shl_attr *ct = op_attr(o, "compare_type");
+  return type ? ku_enum_is(ct, type) || (!ct && !strcmp(type, "FLOAT")) : true;
+}
+
+/* One op of the comparator -> its result's description; false when it is
+ * not part of a recognised pattern. */
+static bool describe(const shl_op *o, const vdesc *d, int n, bool is_float, vdesc *out) {
+  const vdesc *x = o->n_operands > 0 ? vfind(d, n, o->operands[0]) : NULL;
+  const vdesc *y = o->n_operands > 1 ? vfind(d, n, o->operands[1]) : NULL;
+  const vdesc *z = o->n_operands > 2 ? vfind(d, n, o->operands[2]) : NULL;
+  out->v = &o->results[0];
+  if (op_is(o, OP_CONSTANT)) return is_float && float_const(o, out);
+  if (op_is(o, OP_COMPARE) && x && y) {
+    if (is_float && cmp_is(o, "EQ", "FLOAT") && ((is(x, V_ARG) && is(y, V_ZERO)) || (is(x, V_ZERO) && is(y, V_ARG)))) {
+      out->kind = V_EQZ, out->arg = is(x, V_ARG) ? x->arg : y->arg;
+      return true;
+    }
+    if (is_float && cmp_is(o, "NE", "FLOAT") && is(x, V_ARG) && is(y, V_ARG) && x->arg == y->arg) {
+      out->kind = V_ISNAN, out->arg = x->arg;
+      return true;
+    }
+    bool lt = cmp_is(o, "LT", NULL);
+    if (!lt && !cmp_is(o, "GT", NULL)) return false;
+    if (x->kind != y->kind || (x->kind != V_ARG && x->kind != V_CANON) || x->arg == y->arg) return false;
+    const shl_attr *ct = op_attr(o, "compare_type");
+    out->kind = V_CMP;
+    out->total = ku_enum_is(ct, "TOTALORDER");
+    if (is_float && !out->total && ct && !ku_enum_is(ct, "FLOAT")) return false;
+    if (!is_float && x->kind != V_ARG) return false;
+    /* compare(arg1, arg0) LT puts larger elements first. */
+    out->lt = lt == (x->arg == 0);
+    out->arg = x->kind == V_CANON ? 1 : 0; /* records whether keys are canonicalized */
+    if (x->kind == V_CANON) out->bits = x->bits;
+    return true;
+  }
+  if (op_is(o, OP_SELECT) && x && y && z) {
+    if (is(x, V_EQZ) && is(y, V_ZERO) && (is(z, V_ARG) || is(z, V_CN)) && z->arg == x->arg) {
+      out->kind = is(z, V_ARG) ? V_CZ : V_CANON, out->arg = x->arg, out->bits = z->bits;
+      return true;
+    }
+    if (is(x, V_ISNAN) && is(y, V_NAN) && (is(z, V_ARG) || is(z, V_CZ)) && z->arg == x->arg) {
+      out->kind = is(z, V_ARG) ? V_CN : V_CANON, out->arg = x->arg, out->bits = y->bits;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Fills the keyed fields of p when the comparator orders by a key of operand 0. */
+static void sort_recognise(const shl_region *r, sort_params *p) {
   const shl_block *b = r->blocks[0];
-  const shl_op *o = b->first;
-  if (r->n_blocks != 1 || b->n_args < 2 || !o || !o->next || o->next->next) return 0;
-  if (!op_is(o, OP_COMPARE) || o->n_operands != 2 || o->operands[0] != &b->args[0] || o->operands[1] != &b->args[1])
-    return 0;
-  const shl_op *ret = o->next;
-  if (!op_is(ret, OP_RETURN) || ret->n_operands != 1 || ret->operands[0] != &o->results[0]) return 0;
+  p->keyed = false;
+  if (r->n_blocks != 1 || b->n_args < 2) return;
   shl_dtype t = type_storage_dtype(b->args[0].type);
-  if (!dtype_is_float(t) && !(ku_plain_int(t) && dtype_bits(t) <= 32)) return 0;
-  if (ku_enum_is(op_attr(o, "compare_type"), "TOTALORDER")) return 0;
-  const shl_attr *d = op_attr(o, "comparison_direction");
-  if (ku_enum_is(d, "LT")) return 1;
-  if (ku_enum_is(d, "GT")) return 2;
-  return 0;
+  bool is_float = dtype_is_float(t);
+  if (!is_float && !ku_plain_int(t) && t != DT_I1) return;
+  vdesc d[MAX_VALS];
+  int n = 0;
+  for (int k = 0; k < 2; k++) d[n++] = (vdesc){.v = &b->args[k], .kind = V_ARG, .arg = k};
+  for (const shl_op *o = b->first; o; o = o->next) {
+    if (op_is(o, OP_RETURN)) {
+      const vdesc *c = o->n_operands == 1 && !o->next ? vfind(d, n, o->operands[0]) : NULL;
+      if (!is(c, V_CMP)) return;
+      p->keyed = true;
+      p->desc = !c->lt;
+      p->is_float = is_float;
+      p->canon_nan = is_float && c->arg == 1 && c->total;
+      p->nan_fallback = is_float && !c->total;
+      p->nan_bits = c->bits;
+      /* TOTALORDER on raw values distinguishes -0 and +0; all else equates them. */
+      return;
+    }
+    if (n == MAX_VALS || o->n_results != 1 || o->n_regions || !describe(o, d, n, is_float, &d[n])) return;
+    n++;
+  }
 }
 
 static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
@@ -42,15 +152,167 @@ static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     return op_error(op, SHLOC_ERR_VERIFY, "comparator must take %u arguments", 2 * op->n_operands);
   sort_params *p = plan_alloc(pc, sizeof *p);
   if (!p) return st_oom();
+  memset(p, 0, sizeof *p);
   int64_t n = type_num_elements(t);
   p->len = t->rank ? t->dims[dim] : 1;
   p->stride = 1;
   for (int32_t d = (int32_t)dim + 1; d < t->rank; d++) p->stride *= t->dims[d];
   p->n_slices = p->len ? n / p->len : 0;
-  p->fast_dir = sort_fast_pattern(&op->regions[0]);
+  sort_recognise(&op->regions[0], p);
+  if (p->len > UINT32_MAX) p->keyed = false;
   *params = p;
   return NULL;
 }
+
+/* ---- keys and the radix sort ---- */
+
+typedef struct {
+  uint32_t key, idx;
+} item32;
+
+typedef struct {
+  uint64_t key;
+  uint64_t idx;
+} item64;
+
+/* Unsigned keys in the comparator's order (before the direction).  Floats:
+ * sign-magnitude bits turned into a monotone unsigned order; zeros are
+ * equal unless the comparison is TOTALORDER on raw values.  *nan is set
+ * when a NaN is seen and NaNs cannot be keyed. */
+static inline uint32_t key_f32(const sort_params *p, uint32_t b, bool *nan) {
+  if ((b & 0x7FFFFFFFu) > 0x7F800000u) {
+    if (p->nan_fallback) *nan = true;
+    else if (p->canon_nan) b = (uint32_t)(p->nan_bits >> 63) << 31 | 0x7FC00000u;
+  } else if (!(b & 0x7FFFFFFFu) && (p->nan_fallback || p->canon_nan)) {
+    b = 0;
+  }
+  return b >> 31 ? ~b : b | 0x80000000u;
+}
+
+static inline uint64_t key_f64bits(const sort_params *p, uint64_t b, bool *nan) {
+  if ((b & ~(1ull << 63)) > 0x7FF0000000000000ull) {
+    if (p->nan_fallback) *nan = true;
+    else if (p->canon_nan) b = p->nan_bits;
+  } else if (!(b & ~(1ull << 63)) && (p->nan_fallback || p->canon_nan)) {
+    b = 0;
+  }
+  return b >> 63 ? ~b : b | (1ull << 63);
+}
+
+/* Keys of one slice: 32-bit for f32 and integers up to 32 bits. */
+static bool narrow_keys(shl_dtype t) { return t == DT_F32 || t == DT_I1 || (ku_plain_int(t) && dtype_bits(t) <= 32); }
+
+static void keys32(const sort_params *p, shl_dtype t, const uint8_t *src, int64_t base, item32 *it, bool *nan) {
+  int64_t len = p->len, st = p->stride;
+  uint32_t flip = p->desc ? ~0u : 0;
+  if (t == DT_F32) {
+    const uint32_t *s = (const uint32_t *)src + base;
+    for (int64_t i = 0; i < len; i++) it[i] = (item32){key_f32(p, s[i * st], nan) ^ flip, (uint32_t)i};
+    return;
+  }
+  size_t sz = dtype_bytes(t);
+  bool sgn = dtype_class(t) == DTC_SINT;
+  for (int64_t i = 0; i < len; i++) {
+    int64_t v = int_load(t, src + (size_t)(base + i * st) * sz);
+    uint32_t k = t == DT_I1 ? (uint32_t)(v != 0) : sgn ? (uint32_t)v ^ 0x80000000u : (uint32_t)v;
+    it[i] = (item32){k ^ flip, (uint32_t)i};
+  }
+}
+
+static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_t base, item64 *it, bool *nan) {
+  int64_t len = p->len, st = p->stride;
+  uint64_t flip = p->desc ? ~0ull : 0;
+  size_t sz = dtype_bytes(t);
+  for (int64_t i = 0; i < len; i++) {
+    const uint8_t *e = src + (size_t)(base + i * st) * sz;
+    uint64_t k;
+    if (p->is_float) k = key_f64bits(p, fp_f64_bits(fp_to_f64(t, fp_load(t, e))), nan);
+    else if (dtype_class(t) == DTC_SINT) k = (uint64_t)int_load(t, e) ^ (1ull << 63);
+    else k = (uint64_t)int_load(t, e);
+    it[i] = (item64){k ^ flip, (uint64_t)i};
+  }
+}
+
+/* Stable LSD radix sort of a[0..n) by key, 11-bit digits, skipping digits
+ * that all keys share; t is scratch of n.  Returns where the result is. */
+#define DEF_RADIX(NAME, ITEM, KBITS)                                                  \
+  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, int64_t *cnt) {                       \
+    enum { D = 11, NB = 1 << D, NP = (KBITS + D - 1) / D };                            \
+    if (n <= 32) {                                                                    \
+      for (int64_t i = 1; i < n; i++) {                                               \
+        ITEM x = a[i];                                                                \
+        int64_t j = i;                                                                \
+        for (; j > 0 && a[j - 1].key > x.key; j--) a[j] = a[j - 1];                   \
+        a[j] = x;                                                                     \
+      }                                                                               \
+      return a;                                                                       \
+    }                                                                                 \
+    memset(cnt, 0, sizeof(int64_t) * NP * NB);                                        \
+    for (int64_t i = 0; i < n; i++)                                                   \
+      for (int d = 0; d < NP; d++) cnt[d * NB + ((a[i].key >> (d * D)) & (NB - 1))]++; \
+    for (int d = 0; d < NP; d++) {                                                    \
+      int64_t *c = cnt + d * NB, sum = 0;                                             \
+      if (c[(a[0].key >> (d * D)) & (NB - 1)] == n) continue;                         \
+      for (int b = 0; b < NB; b++) {                                                  \
+        int64_t v = c[b];                                                             \
+        c[b] = sum;                                                                   \
+        sum += v;                                                                     \
+      }                                                                               \
+      for (int64_t i = 0; i < n; i++) t[c[(a[i].key >> (d * D)) & (NB - 1)]++] = a[i]; \
+      ITEM *s = a;                                                                    \
+      a = t;                                                                          \
+      t = s;                                                                          \
+    }                                                                                 \
+    return a;                                                                         \
+  }
+
+DEF_RADIX(radix32, item32, 32)
+DEF_RADIX(radix64, item64, 64)
+
+enum { RADIX_COUNTS = 6 << 11 }; /* digits x buckets of the 64-bit sort */
+
+/* out[k][base + i*stride] = in[k][base + idx(i)*stride] for every operand. */
+#define PERMUTE(IDX)                                                                                   \
+  do {                                                                                                 \
+    for (uint32_t k = 0; k < n_ops; k++) {                                                             \
+      size_t sz = dtype_bytes(in[k]->dtype);                                                           \
+      const uint8_t *s = in[k]->data;                                                                  \
+      uint8_t *d = out[k]->data;                                                                       \
+      if (sz == 4 && st == 1) {                                                                        \
+        const uint32_t *s4 = (const uint32_t *)s + base;                                               \
+        uint32_t *d4 = (uint32_t *)d + base;                                                           \
+        for (int64_t i = 0; i < len; i++) d4[i] = s4[IDX];                                             \
+      } else {                                                                                         \
+        for (int64_t i = 0; i < len; i++)                                                              \
+          memcpy(d + (size_t)(base + i * st) * sz, s + (size_t)(base + (int64_t)(IDX) * st) * sz, sz); \
+      }                                                                                                \
+    }                                                                                                  \
+  } while (0)
+
+/* Sorts one slice by key; false (nothing written) when it holds a NaN that
+ * the comparator cannot key. */
+static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out, int64_t base,
+                        void *scratch, int64_t *cnt) {
+  shl_dtype t = in[0]->dtype;
+  int64_t len = p->len, st = p->stride;
+  bool nan = false;
+  if (narrow_keys(t)) {
+    item32 *a = scratch, *r;
+    keys32(p, t, in[0]->data, base, a, &nan);
+    if (nan) return false;
+    r = radix32(a, a + len, len, cnt);
+    PERMUTE(r[i].idx);
+  } else {
+    item64 *a = scratch, *r;
+    keys64(p, t, in[0]->data, base, a, &nan);
+    if (nan) return false;
+    r = radix64(a, a + len, len, cnt);
+    PERMUTE(r[i].idx);
+  }
+  return true;
+}
+
+/* ---- the general path ---- */
 
 typedef struct {
   exec_ctx *ec;
@@ -59,16 +321,10 @@ typedef struct {
   shl_buf *const *in;
   uint32_t n;
   int64_t base, stride;
-  const double *keys; /* fast path: operand 0 of the slice as doubles */
-  int fast_dir;
 } sort_cmp;
 
 /* less(a, b): the comparator says element a goes before element b. */
 static shl_status sort_less(sort_cmp *c, int64_t a, int64_t b, bool *less) {
-  if (c->fast_dir) {
-    *less = c->fast_dir == 1 ? c->keys[a] < c->keys[b] : c->keys[a] > c->keys[b];
-    return NULL;
-  }
   for (uint32_t k = 0; k < c->n; k++) {
     size_t sz = dtype_bytes(c->in[k]->dtype);
     uint8_t *d = c->in[k]->data;
@@ -97,47 +353,63 @@ static shl_status merge_sort(sort_cmp *c, int64_t *perm, int64_t *tmp, int64_t n
   return NULL;
 }
 
-static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+/* Sorts the slices listed in todo[0..n_todo) (all when todo is NULL) with the comparator. */
+static shl_status general_slices(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out,
+                                 const int64_t *todo, int64_t n_todo) {
   const sort_params *p = po->params;
-  uint32_t n = po->op->n_operands;
-  if (!p->n_slices || !p->len) return NULL;
-  sort_cmp c = {.ec = ec, .in = in, .n = n, .stride = p->stride, .fast_dir = p->fast_dir};
-  int64_t *perm = malloc((size_t)p->len * 2 * sizeof *perm);
-  double *keys = NULL, *all = NULL;
+  uint32_t n_ops = po->op->n_operands;
+  int64_t len = p->len, st = p->stride;
+  sort_cmp c = {.ec = ec, .in = in, .n = n_ops, .stride = st};
+  int64_t *perm = malloc((size_t)len * 2 * sizeof *perm);
+  c.args = malloc((2 * n_ops + 1) * sizeof *c.args);
+  shl_status st_ = perm && c.args ? NULL : st_oom();
   bool fn_ready = false;
-  c.args = malloc((2 * n + 1) * sizeof *c.args);
-  shl_status st = perm && c.args ? NULL : st_oom();
-  if (!st && p->fast_dir) {
-    all = malloc((size_t)in[0]->n * sizeof *all);
-    keys = malloc((size_t)p->len * sizeof *keys);
-    if (!all || !keys) st = st_oom();
-    else ku_to_f64_n(in[0]->dtype, in[0]->data, all, in[0]->n);
-    c.keys = keys;
-  } else if (!st) {
-    st = ku_scalar_fn_init(&c.f, po->regions[0], &po->op->regions[0]);
-    fn_ready = !st;
+  if (!st_) {
+    st_ = ku_scalar_fn_init(&c.f, po->regions[0], &po->op->regions[0]);
+    fn_ready = !st_;
   }
-  for (int64_t q = 0; !st && q < p->n_slices; q++) {
-    int64_t base = q / p->stride * p->len * p->stride + q % p->stride;
+  for (int64_t j = 0; !st_ && j < n_todo; j++) {
+    int64_t q = todo ? todo[j] : j, base = q / st * len * st + q % st;
     c.base = base;
-    for (int64_t i = 0; i < p->len; i++) perm[i] = i;
-    if (keys)
-      for (int64_t i = 0; i < p->len; i++) keys[i] = all[base + i * p->stride];
-    st = merge_sort(&c, perm, perm + p->len, p->len);
-    for (uint32_t k = 0; !st && k < n; k++) {
-      size_t sz = dtype_bytes(in[k]->dtype);
-      const uint8_t *s = in[k]->data;
-      uint8_t *d = out[k]->data;
-      for (int64_t i = 0; i < p->len; i++)
-        memcpy(d + (size_t)(base + i * p->stride) * sz, s + (size_t)(base + perm[i] * p->stride) * sz, sz);
-    }
+    for (int64_t i = 0; i < len; i++) perm[i] = i;
+    st_ = merge_sort(&c, perm, perm + len, len);
+    if (!st_) PERMUTE(perm[i]);
   }
   if (fn_ready) ku_scalar_fn_free(&c.f);
   free(perm);
-  free(keys);
-  free(all);
   free(c.args);
-  return st;
+  return st_;
+}
+
+static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  const sort_params *p = po->params;
+  if (!p->n_slices || !p->len) return NULL;
+  if (!p->keyed) return general_slices(ec, po, in, out, NULL, p->n_slices);
+  uint32_t n_ops = po->op->n_operands;
+  int64_t len = p->len, st = p->stride;
+  int nt = p->n_slices > 1 && p->n_slices * len >= (1 << 15) ? omp_get_max_threads() : 1;
+  if (nt > p->n_slices) nt = (int)p->n_slices;
+  size_t per = (size_t)len * 2 * sizeof(item64) + RADIX_COUNTS * sizeof(int64_t);
+  uint8_t *scratch = malloc(per * (size_t)nt);
+  int64_t *nan_slices = malloc((size_t)p->n_slices * sizeof *nan_slices), n_nan = 0;
+  shl_status s = scratch && nan_slices ? NULL : st_oom();
+  if (!s) {
+#pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
+    for (int64_t q = 0; q < p->n_slices; q++) {
+      uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
+      int64_t *cnt = (int64_t *)(mine + (size_t)len * 2 * sizeof(item64));
+      if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt)) {
+        int64_t j;
+#pragma omp atomic capture
+        j = n_nan++;
+        nan_slices[j] = q;
+      }
+    }
+  }
+  if (!s && n_nan) s = general_slices(ec, po, in, out, nan_slices, n_nan);
+  free(scratch);
+  free(nan_slices);
+  return s;
 }
 
 const shl_kernel kernel_sort = {sort_prepare, sort_run};
