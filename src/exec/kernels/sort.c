@@ -233,32 +233,33 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
   }
 }
 
-/* Stable LSD radix sort of a[0..n) by key, 11-bit digits, skipping digits
- * that all keys share; t is scratch of n.  Returns where the result is. */
-#define DEF_RADIX(NAME, ITEM, KBITS)                                                  \
+/* Stable LSD radix sort of a[0..n) by KEY(item), 11-bit digits, skipping
+ * digits that all keys share; t is scratch of n, cnt of NP << 11.
+ * Returns where the result is (a or t). */
+#define DEF_RADIX(NAME, ITEM, KEY, KBITS)                                             \
   static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, int64_t *cnt) {                       \
     enum { D = 11, NB = 1 << D, NP = (KBITS + D - 1) / D };                            \
     if (n <= 32) {                                                                    \
       for (int64_t i = 1; i < n; i++) {                                               \
         ITEM x = a[i];                                                                \
         int64_t j = i;                                                                \
-        for (; j > 0 && a[j - 1].key > x.key; j--) a[j] = a[j - 1];                   \
+        for (; j > 0 && KEY(a[j - 1]) > KEY(x); j--) a[j] = a[j - 1];                 \
         a[j] = x;                                                                     \
       }                                                                               \
       return a;                                                                       \
     }                                                                                 \
     memset(cnt, 0, sizeof(int64_t) * NP * NB);                                        \
     for (int64_t i = 0; i < n; i++)                                                   \
-      for (int d = 0; d < NP; d++) cnt[d * NB + ((a[i].key >> (d * D)) & (NB - 1))]++; \
+      for (int d = 0; d < NP; d++) cnt[d * NB + ((KEY(a[i]) >> (d * D)) & (NB - 1))]++; \
     for (int d = 0; d < NP; d++) {                                                    \
       int64_t *c = cnt + d * NB, sum = 0;                                             \
-      if (c[(a[0].key >> (d * D)) & (NB - 1)] == n) continue;                         \
+      if (c[(KEY(a[0]) >> (d * D)) & (NB - 1)] == n) continue;                        \
       for (int b = 0; b < NB; b++) {                                                  \
         int64_t v = c[b];                                                             \
         c[b] = sum;                                                                   \
         sum += v;                                                                     \
       }                                                                               \
-      for (int64_t i = 0; i < n; i++) t[c[(a[i].key >> (d * D)) & (NB - 1)]++] = a[i]; \
+      for (int64_t i = 0; i < n; i++) t[c[(KEY(a[i]) >> (d * D)) & (NB - 1)]++] = a[i]; \
       ITEM *s = a;                                                                    \
       a = t;                                                                          \
       t = s;                                                                          \
@@ -266,8 +267,51 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
     return a;                                                                         \
   }
 
-DEF_RADIX(radix32, item32, 32)
-DEF_RADIX(radix64, item64, 64)
+#define ITEM_KEY(x) ((x).key)
+#define SELF_KEY(x) (x)
+DEF_RADIX(radix32, item32, ITEM_KEY, 32)
+DEF_RADIX(radix64, item64, ITEM_KEY, 64)
+DEF_RADIX(radix_k32, uint32_t, SELF_KEY, 32)
+DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64)
+
+/* Single operands of 32/64-bit element types whose keys map back to the
+ * values sort the keys alone.  Float keys do not map back when zeros or
+ * NaNs were merged (a -0 or a NaN present); *merged then says so. */
+#define DEF_KEYS_ONLY(NAME, KT, RADIX, FBITS, SIGN)                                                   \
+  static void NAME(const sort_params *p, shl_dtype t, const KT *src, KT *dst, int64_t st, KT *a,       \
+                   int64_t *cnt, bool *merged, bool *nan) {                                           \
+    int64_t len = p->len;                                                                            \
+    KT flip = p->desc ? (KT)~(KT)0 : 0, sign = (KT)1 << SIGN;                                         \
+    bool fl = dtype_is_float(t), merge = fl && (p->nan_fallback || p->canon_nan);                     \
+    bool sgn = dtype_class(t) == DTC_SINT;                                                           \
+    for (int64_t i = 0; i < len; i++) {                                                              \
+      KT b = src[i * st];                                                                            \
+      if (merge && (b == sign || (b & ~sign) > FBITS)) *merged = true;                               \
+      if (fl && p->nan_fallback && (b & ~sign) > FBITS) *nan = true;                                  \
+      a[i] = (fl ? (b & sign ? (KT)~b : b | sign) : sgn ? b ^ sign : b) ^ flip;                       \
+    }                                                                                                \
+    if (*merged || *nan) return;                                                                     \
+    KT *r = RADIX(a, a + len, len, cnt);                                                             \
+    for (int64_t i = 0; i < len; i++) {                                                              \
+      KT k = r[i] ^ flip;                                                                            \
+      dst[i * st] = fl ? (k & sign ? k & ~sign : (KT)~k) : sgn ? k ^ sign : k;                        \
+    }                                                                                                \
+  }
+
+DEF_KEYS_ONLY(keys_only32, uint32_t, radix_k32, 0x7F800000u, 31)
+DEF_KEYS_ONLY(keys_only64, uint64_t, radix_k64, 0x7FF0000000000000ull, 63)
+
+static int keys_only_width(shl_dtype t) {
+  switch (t) {
+    case DT_F32:
+    case DT_I32:
+    case DT_UI32: return 32;
+    case DT_F64:
+    case DT_I64:
+    case DT_UI64: return 64;
+    default: return 0;
+  }
+}
 
 enum { RADIX_COUNTS = 6 << 11 }; /* digits x buckets of the 64-bit sort */
 
@@ -295,7 +339,12 @@ static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in
                         void *scratch, int64_t *cnt) {
   shl_dtype t = in[0]->dtype;
   int64_t len = p->len, st = p->stride;
-  bool nan = false;
+  bool nan = false, merged = false;
+  int w = n_ops == 1 ? keys_only_width(t) : 0;
+  if (w == 32) keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, &merged, &nan);
+  else if (w == 64) keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, &merged, &nan);
+  if (nan) return false;
+  if (w && !merged) return true;
   if (narrow_keys(t)) {
     item32 *a = scratch, *r;
     keys32(p, t, in[0]->data, base, a, &nan);
@@ -389,7 +438,8 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   int64_t len = p->len, st = p->stride;
   int nt = p->n_slices > 1 && p->n_slices * len >= (1 << 15) ? omp_get_max_threads() : 1;
   if (nt > p->n_slices) nt = (int)p->n_slices;
-  size_t per = (size_t)len * 2 * sizeof(item64) + RADIX_COUNTS * sizeof(int64_t);
+  size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
+  size_t per = (size_t)len * 2 * item + RADIX_COUNTS * sizeof(int64_t);
   uint8_t *scratch = malloc(per * (size_t)nt);
   int64_t *nan_slices = malloc((size_t)p->n_slices * sizeof *nan_slices), n_nan = 0;
   shl_status s = scratch && nan_slices ? NULL : st_oom();
@@ -397,7 +447,7 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
 #pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
     for (int64_t q = 0; q < p->n_slices; q++) {
       uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
-      int64_t *cnt = (int64_t *)(mine + (size_t)len * 2 * sizeof(item64));
+      int64_t *cnt = (int64_t *)(mine + (size_t)len * 2 * item);
       if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt)) {
         int64_t j;
 #pragma omp atomic capture
