@@ -22,7 +22,7 @@
 
 enum { FK_OTHER, FK_EW, FK_VIEW, FK_REDUCE };
 enum { FUSE_ROW_MAX = 1 << 14 }; /* longest row a later pass may re-read from scratch */
-enum { FUSE_STREAM_MIN = 16 << 20 }; /* outputs of this many bytes bypass the caches */
+enum { FUSE_MAX_MEMBERS = 256 };   /* bounds a group's scratch and its planning work */
 
 typedef struct {
   const shl_op *op;
@@ -44,7 +44,7 @@ typedef struct {
   uint32_t root, anchor;
   int64_t n, cols; /* cols = 0 until a reduction joins */
   uint32_t n_members, cap_members, *members;
-  bool gone; /* merged into another group */
+  bool gone; /* merged into another group, or dissolved */
   fuse_site site;
 } fgroup;
 
@@ -352,7 +352,7 @@ static shl_status form(fuse_block *fb, uint32_t root) {
       continue;
     }
     if (i != root) {
-      if (o->group >= 0 || o->blocked == gid + 1) continue;
+      if (o->group >= 0 || o->blocked == gid + 1 || g->n_members >= FUSE_MAX_MEMBERS) continue;
       if (!internal && !others_after(fb, o, (int32_t)gid, root)) continue;
       if (o->kind == FK_REDUCE) {
         if ((g->cols && g->cols != o->cols) || (any && o->cols > FUSE_ROW_MAX)) continue;
@@ -400,7 +400,8 @@ static shl_status identity_sources(fuse_block *fb, const fgroup *g, const shl_va
 static bool try_merge(fuse_block *fb, uint32_t ai, uint32_t bi) {
   fgroup *a = &fb->groups[ai], *b = &fb->groups[bi];
   if (a->anchor > b->anchor) return try_merge(fb, bi, ai);
-  if (a->n != b->n || (a->cols && b->cols && a->cols != b->cols)) return false;
+  if (a->n != b->n || (a->cols && b->cols && a->cols != b->cols) || a->n_members + b->n_members > FUSE_MAX_MEMBERS)
+    return false;
   for (uint32_t k = 0; k < a->n_members; k++) {
     const fop *o = &fb->ops[a->members[k]];
     if (o->output && !others_after(fb, o, (int32_t)ai, b->anchor)) return false;
@@ -412,9 +413,10 @@ static bool try_merge(fuse_block *fb, uint32_t ai, uint32_t bi) {
     b->members = nm;
     b->cap_members = need;
   }
-  for (uint32_t k = 0; k < fb->n_ops; k++)
-    if (fb->ops[k].group == (int32_t)ai) fb->ops[k].group = (int32_t)bi;
-  for (uint32_t k = 0; k < a->n_members; k++) b->members[b->n_members++] = a->members[k];
+  for (uint32_t k = 0; k < a->n_members; k++) {
+    fb->ops[a->members[k]].group = (int32_t)bi;
+    b->members[b->n_members++] = a->members[k];
+  }
   if (!b->cols) b->cols = a->cols;
   a->gone = true;
   a->n_members = 0;
@@ -658,7 +660,6 @@ static shl_status layout(plan_ctx *pc, fused_params *fp) {
     if (nd->kind == FN_EW) {
       bool kept = last_pass[k] > nd->avail;
       nd->loc = nd->out >= 0 ? LOC_OUT : kept ? LOC_ROW : LOC_TILE;
-      nd->stream = nd->out >= 0 && !kept && (size_t)fp->n * nd->esz >= FUSE_STREAM_MIN;
     } else if (nd->kind == FN_REDUCE) {
       nd->loc = LOC_VALUE;
     }
@@ -669,14 +670,14 @@ static shl_status layout(plan_ctx *pc, fused_params *fp) {
   for (uint32_t k = 0; k < nn; k++) {
     fnode *nd = &nodes[k];
     bool permanent = (nd->kind == FN_LEAF && nd->loc != LOC_EXT) || (nd->kind == FN_REDUCE && nd->consumed);
-    if (permanent || (nd->kind == FN_EW && (nd->loc == LOC_TILE || nd->stream))) {
+    if (permanent || (nd->kind == FN_EW && nd->loc == LOC_TILE)) {
       slot_of[k] = permanent || !n_free ? n_slots++ : free_slots[--n_free];
       nd->off = tiles + slot_of[k] * tile_bytes;
     }
     uint32_t n_in = nd->kind == FN_EW ? nd->n_in : nd->kind == FN_REDUCE ? 1 : 0;
     for (uint32_t j = 0; j < n_in; j++) {
       uint32_t s = nd->kind == FN_EW ? nd->in[j] : nd->src;
-      if (nodes[s].kind == FN_EW && (nodes[s].loc == LOC_TILE || nodes[s].stream) && last[s] == k) {
+      if (nodes[s].kind == FN_EW && nodes[s].loc == LOC_TILE && last[s] == k) {
         bool dup = false;
         for (uint32_t q = 0; q < n_free; q++) dup |= free_slots[q] == slot_of[s];
         if (!dup) free_slots[n_free++] = slot_of[s];
@@ -830,6 +831,16 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
   for (uint32_t k = n; k-- > 0 && !st;)
     if ((fb->ops[k].kind == FK_EW || fb->ops[k].kind == FK_REDUCE) && fb->ops[k].group < 0) st = form(fb, k);
   if (!st) st = merge_siblings(fb);
+  /* A lone op on a few elements runs faster as itself (e.g. in the scalar
+   * bodies of sorts and reductions, called per element). */
+  for (uint32_t g = 0; g < fb->n_groups && !st; g++) {
+    fgroup *gr = &fb->groups[g];
+    if (gr->gone || gr->n_members != 1 || gr->n >= FUSE_TILE) continue;
+    fop *o = &fb->ops[gr->members[0]];
+    o->member = false;
+    o->group = -1;
+    gr->gone = true;
+  }
   /* A view is materialised only for readers outside the groups. */
   for (uint32_t k = n; k-- > 0 && !st;) {
     fop *o = &fb->ops[k];

@@ -5,24 +5,27 @@
  * are combined at the end in thread order. */
 #include <omp.h>
 #include <stdlib.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "fuse.h"
 #include "kernels/kutil.h"
 
-enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
+enum { FUSE_PAR_MIN = 1 << 15 };
+#ifndef PF_DIST
+#define PF_DIST 8
+#endif /* elements below which one thread does it all */
 
 struct fuse_cache {
   uint8_t *mem;
+  bool *ready; /* per thread: its scratch holds the scalar tiles of a previous run */
   int threads;
 };
 
 static void cache_release(void *arg) {
   fuse_cache *c = arg;
   free(c->mem);
+  free(c->ready);
   c->mem = NULL;
+  c->ready = NULL;
   c->threads = 0;
 }
 
@@ -36,9 +39,14 @@ shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp) {
 static uint8_t *scratch(const fused_params *fp, int threads) {
   fuse_cache *c = fp->cache;
   if (c->threads < threads) {
-    free(c->mem);
+    cache_release(c);
     c->mem = aligned_alloc(64, fp->scratch * (size_t)threads);
-    c->threads = c->mem ? threads : 0;
+    c->ready = calloc((size_t)threads, sizeof *c->ready);
+    if (!c->mem || !c->ready) {
+      cache_release(c);
+      return NULL;
+    }
+    c->threads = threads;
   }
   return c->mem;
 }
@@ -61,42 +69,6 @@ static void splat(uint8_t *dst, const void *v, size_t esz, int64_t n) {
       for (int64_t i = 0; i < n; i++) memcpy(dst + (size_t)i * esz, v, esz);
       break;
   }
-}
-
-/* memcpy with non-temporal stores: outputs far larger than the caches are
- * not read back soon, and skipping the read-for-ownership saves a third of
- * the traffic. */
-static void stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
-#ifdef __SSE2__
-  size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
-  if (head > n) head = n;
-  memcpy(dst, src, head);
-  size_t i = head;
-  for (; i + 16 <= n; i += 16) _mm_stream_si128((__m128i *)(void *)(dst + i), _mm_loadu_si128((const __m128i *)(const void *)(src + i)));
-  memcpy(dst + i, src + i, n - i);
-#else
-  memcpy(dst, src, n);
-#endif
-}
-
-/* Asks for inputs [e0, e0 + m) ahead of their use (clipped to the buffer),
- * so that their memory traffic overlaps the passes over earlier elements. */
-static void prefetch_inputs(const fused_params *fp, shl_buf *const *in, int64_t e0, int64_t m) {
-  if (e0 >= fp->n) return;
-  if (e0 + m > fp->n) m = fp->n - e0;
-  for (uint32_t k = 0; k < fp->n_nodes; k++) {
-    const fnode *nd = &fp->nodes[k];
-    if (nd->kind != FN_LEAF || nd->loc != LOC_EXT) continue;
-    const uint8_t *p = (const uint8_t *)in[nd->ext]->data + (size_t)e0 * nd->esz;
-    for (size_t i = 0; i < (size_t)m * nd->esz; i += 64) __builtin_prefetch(p + i, 0, 3);
-  }
-}
-
-/* Orders this thread's streaming stores before the results are used. */
-static void stream_fence(void) {
-#ifdef __SSE2__
-  _mm_sfence();
-#endif
 }
 
 /* The input element a leaf reads for group element e. */
@@ -151,9 +123,27 @@ typedef struct {
   shl_buf *const *in, *const *out;
 } frun;
 
+/* Asks for group elements [e0, e0 + m) of the inputs read in place and of
+ * the outputs ahead of their use. */
+static void prefetch_ahead(const frun *f, int64_t e0, int64_t m) {
+  const fused_params *fp = f->fp;
+  if (e0 >= fp->n) return;
+  if (e0 + m > fp->n) m = fp->n - e0;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    bool in = nd->kind == FN_LEAF && nd->loc == LOC_EXT, out = nd->kind == FN_EW && nd->loc == LOC_OUT;
+    if (!in && !out) continue;
+    const uint8_t *p = (const uint8_t *)(in ? f->in[nd->ext]->data : f->out[nd->out]->data) + (size_t)e0 * nd->esz;
+    for (size_t i = 0; i < (size_t)m * nd->esz; i += 64) {
+      if (in) __builtin_prefetch(p + i, 0, 3);
+      else __builtin_prefetch(p + i, 1, 3);
+    }
+  }
+}
+
 static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, int64_t c0) {
   switch (nd->loc) {
-    case LOC_OUT: return nd->stream ? scr + nd->off : (uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz;
+    case LOC_OUT: return (uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz;
     case LOC_ROW: return scr + nd->off + (size_t)c0 * nd->esz;
     default: return scr + nd->off;
   }
@@ -177,7 +167,6 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
         void *dst = loc_ptr(f, nd, scr, e0, c0);
         nd->eval(nd->params, args, dst, m);
         ptr[k] = dst;
-        if (nd->stream) stream_copy((uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz, dst, (size_t)m * nd->esz);
       } else if (nd->avail < s && nd->loc != LOC_TILE) {
         ptr[k] = loc_ptr(f, nd, scr, e0, c0);
       }
@@ -191,15 +180,19 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
   }
 }
 
-/* Per-thread setup: node pointers of tiles that do not move, scalars. */
-static void setup(const frun *f, uint8_t *scr) {
+/* Per-thread setup: node pointers of tiles that do not move, scalars (kept
+ * from the previous run when their value is the same). */
+static void setup(const frun *f, uint8_t *scr, int t) {
   const fused_params *fp = f->fp;
+  bool *ready = &fp->cache->ready[t];
   void **ptr = (void **)scr;
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
     ptr[k] = scr + nd->off;
-    if (nd->kind == FN_LEAF && nd->loc == LOC_SCALAR) splat(scr + nd->off, f->in[nd->ext]->data, nd->esz, fp->chunk);
+    if (nd->kind == FN_LEAF && nd->loc == LOC_SCALAR && !(*ready && !memcmp(scr + nd->off, f->in[nd->ext]->data, nd->esz)))
+      splat(scr + nd->off, f->in[nd->ext]->data, nd->esz, fp->chunk);
   }
+  *ready = true;
 }
 
 /* Rows [r0, r0 + nrows) of a block, pass by pass. */
@@ -221,11 +214,8 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
       if (nd->kind == FN_REDUCE && nd->avail == s + 1)
         for (int64_t j = 0; j < nrows; j++) memcpy(scr + fp->acc_off + nd->acc + 16 * j, f->in[nd->ext]->data, nd->esz);
     }
-    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk) {
-      int64_t e0 = r0 * fp->cols + c0, m = len - c0 < fp->chunk ? len - c0 : fp->chunk;
-      if (s == 0) prefetch_inputs(fp, f->in, e0 + len, m); /* the same chunk of the next block */
-      run_chunk(f, scr, s, e0, m, c0, fp->cols);
-    }
+    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk)
+      run_chunk(f, scr, s, r0 * fp->cols + c0, len - c0 < fp->chunk ? len - c0 : fp->chunk, c0, fp->cols);
     for (uint32_t k = 0; k < fp->n_nodes; k++) {
       const fnode *nd = &fp->nodes[k];
       if (nd->kind != FN_REDUCE || nd->avail != s + 1) continue;
@@ -240,20 +230,19 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
 
 static void work_rows(const frun *f, uint8_t *scr, int t, int nt) {
   const fused_params *fp = f->fp;
-  setup(f, scr);
+  setup(f, scr, t);
   int64_t blocks = (fp->rows + fp->block_rows - 1) / fp->block_rows;
   for (int64_t b = blocks * t / nt; b < blocks * (t + 1) / nt; b++) {
     int64_t r0 = b * fp->block_rows;
     run_block(f, scr, r0, fp->rows - r0 < fp->block_rows ? fp->rows - r0 : fp->block_rows);
   }
-  stream_fence();
 }
 
 /* One row in one pass: chunks split between threads, folds start from the
  * identity and are combined by the caller. */
 static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   const fused_params *fp = f->fp;
-  setup(f, scr);
+  setup(f, scr, t);
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
     if (nd->kind == FN_REDUCE) ew_fold_identity(nd->binop, nd->dt, scr + fp->acc_off + nd->acc);
@@ -261,10 +250,9 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   int64_t chunks = fp->chunk ? (fp->n + fp->chunk - 1) / fp->chunk : 0;
   for (int64_t c = chunks * t / nt; c < chunks * (t + 1) / nt; c++) {
     int64_t e0 = c * fp->chunk;
-    prefetch_inputs(fp, f->in, e0 + 2 * fp->chunk, fp->chunk);
+    prefetch_ahead(f, e0 + PF_DIST * fp->chunk, fp->chunk);
     run_chunk(f, scr, 0, e0, fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk, e0, fp->n);
   }
-  stream_fence();
 }
 
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {

@@ -385,6 +385,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
     idx++;
   }
   p->n_ops = idx;
+  for (uint32_t i = 0; i < idx; i++) p->n_argv += p->ops[i].n_in + p->ops[i].n_out;
   /* Results never written by an op (unused) still need memory until the op ends. */
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].kind == SLOT_FRAME && s < cap && last_use[s] == UINT32_MAX) last_use[s] = def_op[s];

@@ -32,9 +32,13 @@ struct exec_plan {
   uint32_t n_ops;
   plan_op *ops;
   size_t frame_bytes;
-  /* Run-time state: a frame reused across invocations unless re-entered. */
-  void *frame;
-  shl_buf *bufs;
+  uint32_t n_argv; /* sum of the ops' operand and result counts */
+  /* Run-time state: a frame reused across invocations unless re-entered
+   * (and a second one for loop bodies that alternate frames).  bufs holds
+   * the slots' buffers, then pointers to the results and each op's operand
+   * and result buffers (bound once per frame). */
+  void *frame[2];
+  shl_buf *bufs[2];
   void *frame_spare; /* last temporary frame of a re-entered run (its results are still read) */
   shl_buf *bufs_spare;
   bool busy;
@@ -81,6 +85,13 @@ shl_status plan_function(plan_ctx *pc, const shl_op *func, exec_plan **out);
 shl_status plan_region(plan_ctx *pc, const shl_region *r, exec_plan **out);
 /* Runs a plan with its arguments bound; results as in exec_region. */
 shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results);
+/* The same in the plan's frame #which (0 or 1): a run's results stay valid
+ * while the other frame runs, so a loop can feed them back without a copy.
+ * The plan must not be running (plan->busy). */
+shl_status plan_run_alt(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results);
+/* Whether every result of the plan is computed or captured in it (none
+ * returns an argument), so results never alias the next run's arguments. */
+bool plan_results_own(const exec_plan *plan);
 void plan_release(exec_plan *plan);
 
 #endif

@@ -24,7 +24,16 @@ void buf_init(shl_buf *b, const shl_type *t, void *data) {
 
 const shloc_module *exec_module(exec_ctx *ec) { return ec->x->m; }
 
-static shl_status bind(exec_ctx *ec, exec_plan *plan, void *frame, shl_buf *bufs, shl_buf *const *args) {
+/* The pointer arrays that follow a frame's slot buffers. */
+static shl_buf **result_ptrs(const exec_plan *plan, shl_buf *bufs) { return (shl_buf **)(bufs + plan->n_slots + 1); }
+static shl_buf **op_ptrs(const exec_plan *plan, shl_buf *bufs) { return result_ptrs(plan, bufs) + plan->n_results + 1; }
+
+static size_t bufs_bytes(const exec_plan *plan) {
+  return (plan->n_slots + 1) * sizeof(shl_buf) + (plan->n_results + 1 + plan->n_argv) * sizeof(shl_buf *);
+}
+
+/* Binds every slot of a new frame and the pointer arrays into it. */
+static void bind_frame(exec_plan *plan, void *frame, shl_buf *bufs) {
   for (uint32_t s = 0; s < plan->n_slots; s++) {
     const plan_slot *sl = &plan->slots[s];
     void *data = NULL;
@@ -32,70 +41,62 @@ static shl_status bind(exec_ctx *ec, exec_plan *plan, void *frame, shl_buf *bufs
     else if (sl->kind == SLOT_CONST) data = sl->const_data;
     buf_init(&bufs[s], sl->type, data);
   }
-  for (uint32_t i = 0; i < plan->n_args; i++) bufs[plan->arg_slots[i]] = *args[i];
-  for (uint32_t c = 0; c < plan->n_captures; c++) bufs[plan->captures[c].slot] = ec->slots[plan->captures[c].parent_slot];
-  return NULL;
-}
-
-enum { MAX_STACK_OPERANDS = 16 };
-
-static shl_status run_ops(exec_ctx *ec, exec_plan *plan, shl_buf *bufs) {
-  shl_buf *in_stack[MAX_STACK_OPERANDS], *out_stack[MAX_STACK_OPERANDS];
+  shl_buf **res = result_ptrs(plan, bufs), **argv = op_ptrs(plan, bufs);
+  for (uint32_t i = 0; i < plan->n_results; i++) res[i] = &bufs[plan->result_slots[i]];
   for (uint32_t i = 0; i < plan->n_ops; i++) {
     const plan_op *po = &plan->ops[i];
-    const shl_op *op = po->op;
-    shl_buf **in = in_stack, **out = out_stack;
-    if (po->n_in > MAX_STACK_OPERANDS || po->n_out > MAX_STACK_OPERANDS) {
-      in = malloc((po->n_in + 1) * sizeof *in);
-      out = malloc((po->n_out + 1) * sizeof *out);
-      if (!in || !out) {
-        free(in);
-        free(out);
-        return st_oom();
-      }
-    }
-    for (uint32_t k = 0; k < po->n_in; k++) in[k] = &bufs[po->in_slots[k]];
-    for (uint32_t k = 0; k < po->n_out; k++) out[k] = &bufs[po->out_slots[k]];
+    for (uint32_t k = 0; k < po->n_in; k++) *argv++ = &bufs[po->in_slots[k]];
+    for (uint32_t k = 0; k < po->n_out; k++) *argv++ = &bufs[po->out_slots[k]];
+  }
+}
+
+/* What changes between runs of a bound frame: arguments and captured values. */
+static void bind_args(exec_ctx *ec, exec_plan *plan, shl_buf *bufs, shl_buf *const *args) {
+  for (uint32_t i = 0; i < plan->n_args; i++) bufs[plan->arg_slots[i]] = *args[i];
+  for (uint32_t c = 0; c < plan->n_captures; c++) bufs[plan->captures[c].slot] = ec->slots[plan->captures[c].parent_slot];
+}
+
+static shl_status run_ops(exec_ctx *ec, exec_plan *plan, shl_buf *bufs) {
+  shl_buf **argv = op_ptrs(plan, bufs);
+  for (uint32_t i = 0; i < plan->n_ops; i++) {
+    const plan_op *po = &plan->ops[i];
+    shl_buf **in = argv, **out = argv + po->n_in;
+    argv = out + po->n_out;
     shl_buf *saved = ec->slots;
     ec->slots = bufs;
     shl_status st = po->kernel->run(ec, po, in, out);
     ec->slots = saved;
-    if (in != in_stack) {
-      free(in);
-      free(out);
-    }
-    if (st) return st_at(st, &op->pos, op_name_cstr(op));
+    if (st) return st_at(st, &po->op->pos, op_name_cstr(po->op));
   }
   return NULL;
 }
 
-shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results) {
-  void *frame = plan->frame;
-  shl_buf *bufs = plan->bufs;
-  bool temp = plan->busy || !plan->bufs;
+static shl_status run_in(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results) {
+  void *frame = plan->frame[which];
+  shl_buf *bufs = plan->bufs[which];
+  bool temp = plan->busy || !bufs;
   if (temp) {
     /* First run allocates the cached frame; a re-entered plan (recursion)
      * gets a temporary one. */
     frame = malloc(plan->frame_bytes ? plan->frame_bytes : 1);
-    bufs = malloc((plan->n_slots + 1) * sizeof *bufs + (plan->n_results + 1) * sizeof(shl_buf *));
+    bufs = malloc(bufs_bytes(plan));
     if (!frame || !bufs) {
       free(frame);
       free(bufs);
       return st_oom();
     }
+    bind_frame(plan, frame, bufs);
     if (!plan->busy) {
-      plan->frame = frame;
-      plan->bufs = bufs;
+      plan->frame[which] = frame;
+      plan->bufs[which] = bufs;
       temp = false;
     }
   }
-  ST_TRY(bind(ec, plan, frame, bufs, args));
+  bind_args(ec, plan, bufs, args);
   plan->busy = true;
   shl_status st = run_ops(ec, plan, bufs);
   plan->busy = false;
-  shl_buf **res = (shl_buf **)(bufs + plan->n_slots + 1);
-  for (uint32_t i = 0; i < plan->n_results; i++) res[i] = &bufs[plan->result_slots[i]];
-  *results = res;
+  *results = result_ptrs(plan, bufs);
   if (temp) {
     /* Results of a temporary frame must outlive it: callers copy right away,
      * so keep the frame until the next temporary run of this plan. */
@@ -107,16 +108,33 @@ shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf
   return st;
 }
 
+shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results) {
+  return run_in(ec, plan, 0, args, results);
+}
+
+shl_status plan_run_alt(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results) {
+  return run_in(ec, plan, which, args, results);
+}
+
+bool plan_results_own(const exec_plan *plan) {
+  for (uint32_t i = 0; i < plan->n_results; i++)
+    if (plan->slots[plan->result_slots[i]].kind == SLOT_ARG) return false;
+  return true;
+}
+
 shl_status exec_region(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results) {
   return plan_run(ec, plan, args, results);
 }
 
 void plan_release(exec_plan *plan) {
-  free(plan->frame);
-  free(plan->bufs);
+  for (int k = 0; k < 2; k++) {
+    free(plan->frame[k]);
+    free(plan->bufs[k]);
+    plan->frame[k] = NULL;
+    plan->bufs[k] = NULL;
+  }
   free(plan->frame_spare);
   free(plan->bufs_spare);
-  plan->frame = plan->bufs = NULL;
   plan->frame_spare = NULL;
   plan->bufs_spare = NULL;
 }

@@ -1,6 +1,7 @@
 /* Control flow and structure: func.call, while, if, case, composite,
  * optimization_barrier, tokens.  Nested regions run through exec_region;
- * values are copied between region frames (region frames are reused). */
+ * values are copied between region frames (region frames are reused), except
+ * that loop bodies alternate two frames instead of copying their state. */
 #include "exec/plan.h"
 
 static void copy_buf(shl_buf *dst, const shl_buf *src) {
@@ -41,14 +42,30 @@ static bool pred_true(const shl_buf *b) { return b->nbytes && (*(const uint8_t *
 
 static shl_status while_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   uint32_t n = po->op->n_results;
-  /* The loop state lives in the result buffers: body results are copied
-   * back into them after every iteration. */
+  exec_plan *cond = po->regions[0], *body = po->regions[1];
+  if (!body->busy && plan_results_own(body)) {
+    /* The body alternates between two frames and reads the previous
+     * iteration's results where they are; the final state is copied once. */
+    shl_buf *const *state = in;
+    for (int k = 0;; k ^= 1) {
+      shl_buf **res;
+      ST_TRY(exec_region(ec, cond, state, &res));
+      if (!pred_true(res[0])) break;
+      ST_TRY(plan_run_alt(ec, body, k, state, &res));
+      state = res;
+    }
+    for (uint32_t i = 0; i < n; i++) copy_buf(out[i], state[i]);
+    return NULL;
+  }
+  /* Otherwise (a body returning an argument, or a re-entered loop) the
+   * state lives in the result buffers and body results are copied back
+   * after every iteration. */
   for (uint32_t i = 0; i < n; i++) copy_buf(out[i], in[i]);
   for (;;) {
     shl_buf **res;
-    ST_TRY(exec_region(ec, po->regions[0], out, &res));
+    ST_TRY(exec_region(ec, cond, out, &res));
     if (!pred_true(res[0])) return NULL;
-    ST_TRY(exec_region(ec, po->regions[1], out, &res));
+    ST_TRY(exec_region(ec, body, out, &res));
     for (uint32_t i = 0; i < n; i++) copy_buf(out[i], res[i]);
   }
 }

@@ -246,8 +246,20 @@ static void kernel_matrix(const conv_params *p, const uint8_t *k, size_t es, int
   }
 }
 
+/* Copies the group's input features at input offset off (or zeros). */
+static void features(const conv_params *p, const uint8_t *in, size_t es, bool ok, int64_t off, uint8_t *dst) {
+  size_t run = (size_t)p->k_in_feat * es;
+  if (!ok) memset(dst, 0, run);
+  else if (p->in_f_stride == 1) memcpy(dst, in + (size_t)off * es, run);
+  else
+    for (int64_t ci = 0; ci < p->k_in_feat; ci++)
+      memcpy(dst + (size_t)ci * es, in + (size_t)(off + ci * p->in_f_stride) * es, es);
+}
+
 /* Row r of group q's lhs matrix: for every window position, the group's
- * input features at the position it reads, or zeros. */
+ * input features at the position it reads, or zeros.  When the window
+ * positions along the last spatial dimension read adjacent features
+ * (NHWC-like, undilated), their in-range part is copied as one run. */
 static void im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t q, int64_t r, uint8_t *row) {
   int64_t o[CV_MAX_SP];
   for (int32_t d = p->ns - 1; d >= 0; d--) {
@@ -257,21 +269,35 @@ static void im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64
   int64_t base = (p->BG > 1 ? q * p->out_batch + r : r) * p->in_b_stride;
   if (p->G > 1) base += q * p->k_in_feat * p->in_f_stride;
   size_t run = (size_t)p->k_in_feat * es;
+  int32_t l = p->ns - 1;
+  int64_t kl = l >= 0 ? p->k_sp_dim[l] : 1, first = l >= 0 ? o[l] * p->stride[l] - p->pad_lo[l] : 0;
+  bool merge = l >= 0 && p->in_f_stride == 1 && p->ldil[l] == 1 && p->rdil[l] * p->in_sp_stride[l] == p->k_in_feat;
   int64_t kw[CV_MAX_SP] = {0};
-  for (int64_t w = 0; w < p->n_kwin; w++, row += run) {
+  for (int64_t w = 0; w < p->n_kwin; w += kl, row += (size_t)kl * run) {
     int64_t off = base;
     bool ok = true;
-    for (int32_t d = 0; d < p->ns && ok; d++) {
+    for (int32_t d = 0; d < l && ok; d++) {
       int64_t pos = o[d] * p->stride[d] - p->pad_lo[d] + kw[d] * p->rdil[d];
       if (pos < 0 || pos % p->ldil[d] || pos / p->ldil[d] >= p->in_sp_dim[d]) ok = false;
       else off += pos / p->ldil[d] * p->in_sp_stride[d];
     }
-    if (!ok) memset(row, 0, run);
-    else if (p->in_f_stride == 1) memcpy(row, in + (size_t)off * es, run);
-    else
-      for (int64_t ci = 0; ci < p->k_in_feat; ci++)
-        memcpy(row + (size_t)ci * es, in + (size_t)(off + ci * p->in_f_stride) * es, es);
-    for (int32_t d = p->ns - 1; d >= 0; d--) {
+    if (ok && merge) {
+      int64_t k0 = 0, k1 = kl;
+      while (k0 < kl && first + k0 * p->rdil[l] < 0) k0++;
+      while (k1 > k0 && first + (k1 - 1) * p->rdil[l] >= p->in_sp_dim[l]) k1--;
+      memset(row, 0, (size_t)k0 * run);
+      if (k1 > k0) memcpy(row + (size_t)k0 * run, in + (size_t)(off + (first + k0 * p->rdil[l]) * p->in_sp_stride[l]) * es,
+                          (size_t)(k1 - k0) * run);
+      memset(row + (size_t)k1 * run, 0, (size_t)(kl - k1) * run);
+    } else {
+      for (int64_t k = 0; k < kl; k++) {
+        int64_t pos = first + k * p->rdil[l >= 0 ? l : 0];
+        bool in_range = ok && (l < 0 || (pos >= 0 && pos % p->ldil[l] == 0 && pos / p->ldil[l] < p->in_sp_dim[l]));
+        features(p, in, es, in_range, l < 0 ? off : off + (in_range ? pos / p->ldil[l] * p->in_sp_stride[l] : 0),
+                 row + (size_t)k * run);
+      }
+    }
+    for (int32_t d = l - 1; d >= 0; d--) {
       if (++kw[d] < p->k_sp_dim[d]) break;
       kw[d] = 0;
     }

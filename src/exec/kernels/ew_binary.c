@@ -2,7 +2,8 @@
  * chlo.next_after/polygamma/zeta.  Integer arithmetic wraps (computed in
  * uint64, wrapped on store); division follows XLA: x/0 = -1, x%0 = x,
  * INT_MIN/-1 = INT_MIN, INT_MIN%-1 = 0; shifts by >= the bit width give 0
- * (or the sign fill for arithmetic right shifts). */
+ * (or the sign fill for arithmetic right shifts).  f32 + - * / max min run
+ * as vector loops (ew_f32.c). */
 #include <math.h>
 
 #include "chlo_special.h"

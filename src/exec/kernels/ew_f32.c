@@ -2,8 +2,9 @@
  * of f32/f64 elements.  Each loop is compiled for AVX-512 and AVX2+FMA as
  * well as the baseline; target_clones picks one when the library loads.
  * Simple ops are plain loops the compiler vectorises; the transcendental
- * ones are written with GCC vector types (16 floats), whose multiply-adds
- * are contracted into FMAs on FMA targets.
+ * ones are written with GCC vector types (16 floats) and explicit fused
+ * multiply-adds, which become vector FMAs on FMA targets (and fmaf calls
+ * elsewhere, so results do not depend on the machine).
  *
  * Accuracy: + - * / max min neg abs are exact (as in double, then rounded).
  * exp uses exp(x) = 2^k e^r with a degree-7 polynomial for e^r (within
@@ -17,10 +18,6 @@
 #include "ew_common.h"
 
 #define EW_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-/* The vector-type loops: C11 mode turns off FP contraction, which these
- * loops are written for. */
-#define EW_VCLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), optimize("fp-contract=fast")))
 /* Inlined into each clone, so that it is compiled for that clone's target. */
 #define EW_INLINE static inline __attribute__((always_inline))
 
@@ -37,21 +34,40 @@ typedef double vd8 __attribute__((vector_size(64)));
 
 EW_INLINE vf32 vsel(vi32 m, vf32 a, vf32 b) { return (vf32)((m & (vi32)a) | (~m & (vi32)b)); }
 
+/* a * b + c rounded once, lane by lane (compiled to one vector FMA). */
+EW_INLINE vf32 vfma(vf32 a, vf32 b, vf32 c) {
+  vf32 r;
+  for (int i = 0; i < 16; i++) r[i] = fmaf(a[i], b[i], c[i]);
+  return r;
+}
+
+EW_INLINE vd8 vfmad(vd8 a, vd8 b, vd8 c) {
+  vd8 r;
+  for (int i = 0; i < 8; i++) r[i] = fma(a[i], b[i], c[i]);
+  return r;
+}
+
+/* exp(x) = 2^k e^r: k = rint(x / ln 2), and e^r for r = x - k ln 2. */
+#define VEXP_K(x) (vfma(x, VSPLAT(1.44269504f), VSPLAT(12582912.0f)) - 12582912.0f)
+EW_INLINE vf32 VEXP_P(vf32 x, vf32 k) {
+  vf32 r = vfma(k, VSPLAT(-0.693145751953125f), x);
+  r = vfma(k, VSPLAT(-1.42860677e-06f), r);
+  vf32 q = vfma(r, VSPLAT(1.98412698e-04f), VSPLAT(1.38888889e-03f));
+  q = vfma(q, r, VSPLAT(8.33333333e-03f));
+  q = vfma(q, r, VSPLAT(4.16666667e-02f));
+  q = vfma(q, r, VSPLAT(1.66666667e-01f));
+  q = vfma(q, r, VSPLAT(0.5f));
+  return 1.0f + vfma(q, r * r, r);
+}
+
 EW_INLINE vf32 vexp(vf32 x) {
   /* Clamped (NaN to -104) so that k stays in [-150, 128]; 2^k is applied
    * as two factors, so results in the subnormal range are rounded once.
    * ln 2 is split so that k ln2_hi is exact. */
   vf32 xc = vsel(x > -104.0f, x, VSPLAT(-104.0f));
   xc = vsel(xc < 89.0f, xc, VSPLAT(89.0f));
-  vf32 k = (xc * 1.44269504f + 12582912.0f) - 12582912.0f; /* rint(x / ln 2) */
-  vf32 r = xc - k * 0.693145751953125f;
-  r = r - k * 1.42860677e-06f;
-  vf32 q = r * 1.98412698e-04f + 1.38888889e-03f;
-  q = q * r + 8.33333333e-03f;
-  q = q * r + 4.16666667e-02f;
-  q = q * r + 1.66666667e-01f;
-  q = q * r + 0.5f;
-  vf32 p = 1.0f + (q * (r * r) + r);
+  vf32 k = VEXP_K(xc);
+  vf32 p = VEXP_P(xc, k);
   vi32 ki = __builtin_convertvector(k, vi32), k1 = ki >> 1, k2 = ki - k1;
   p = vsel(x == x, p, x);
   return p * (vf32)((k1 + 127) << 23) * (vf32)((k2 + 127) << 23);
@@ -60,16 +76,8 @@ EW_INLINE vf32 vexp(vf32 x) {
 /* vexp for |x| <= 87, where the result is normal and 2^k one factor (the
  * same values); callers redo other lanes with vexp. */
 EW_INLINE vf32 vexp_normal(vf32 x) {
-  vf32 k = (x * 1.44269504f + 12582912.0f) - 12582912.0f;
-  vf32 r = x - k * 0.693145751953125f;
-  r = r - k * 1.42860677e-06f;
-  vf32 q = r * 1.98412698e-04f + 1.38888889e-03f;
-  q = q * r + 8.33333333e-03f;
-  q = q * r + 4.16666667e-02f;
-  q = q * r + 1.66666667e-01f;
-  q = q * r + 0.5f;
-  vf32 p = 1.0f + (q * (r * r) + r);
-  return p * (vf32)((__builtin_convertvector(k, vi32) + 127) << 23);
+  vf32 k = VEXP_K(x);
+  return VEXP_P(x, k) * (vf32)((__builtin_convertvector(k, vi32) + 127) << 23);
 }
 
 EW_INLINE vf32 vtanh(vf32 x) {
@@ -77,16 +85,16 @@ EW_INLINE vf32 vtanh(vf32 x) {
   vf32 xc = vsel(x < lim, x, VSPLAT(lim));
   xc = vsel(xc > -lim, xc, VSPLAT(-lim));
   vf32 x2 = xc * xc;
-  vf32 p = x2 * -2.76076847742355e-16f + 2.00018790482477e-13f;
-  p = x2 * p + -8.60467152213735e-11f;
-  p = x2 * p + 5.12229709037114e-08f;
-  p = x2 * p + 1.48572235717979e-05f;
-  p = x2 * p + 6.37261928875436e-04f;
-  p = x2 * p + 4.89352455891786e-03f;
+  vf32 p = vfma(x2, VSPLAT(-2.76076847742355e-16f), VSPLAT(2.00018790482477e-13f));
+  p = vfma(x2, p, VSPLAT(-8.60467152213735e-11f));
+  p = vfma(x2, p, VSPLAT(5.12229709037114e-08f));
+  p = vfma(x2, p, VSPLAT(1.48572235717979e-05f));
+  p = vfma(x2, p, VSPLAT(6.37261928875436e-04f));
+  p = vfma(x2, p, VSPLAT(4.89352455891786e-03f));
   p = xc * p;
-  vf32 q = x2 * 1.19825839466702e-06f + 1.18534705686654e-04f;
-  q = x2 * q + 2.26843463243900e-03f;
-  q = x2 * q + 4.89352518554385e-03f;
+  vf32 q = vfma(x2, VSPLAT(1.19825839466702e-06f), VSPLAT(1.18534705686654e-04f));
+  q = vfma(x2, q, VSPLAT(2.26843463243900e-03f));
+  q = vfma(x2, q, VSPLAT(4.89352518554385e-03f));
   /* |x| >= lim: +-1; |x| < 0.0004 (and NaN, selected last): x itself */
   vf32 ax = (vf32)((vi32)x & 0x7fffffff), one = (vf32)(((vi32)x & (int32_t)0x80000000) | 0x3f800000);
   vf32 t = vsel(ax < lim, p / q, one);
@@ -106,26 +114,28 @@ EW_INLINE vf32 vlogistic(vf32 x) {
  * (mod 4) picks +-sin(r) or +-cos(r) (Taylor polynomials to r^11 and r^12:
  * relative error below 1e-11).  Exact enough for |x| <= 2^14; the caller
  * redoes other lanes with libm. */
+#define DSPLAT(c) ((vd8){c, c, c, c, c, c, c, c})
+
 EW_INLINE vd8 vsincos(vd8 d, double shift) {
   vd8 k = RINT_F64(d * 0.63661977236758134);
-  vd8 r = d - k * 1.57079632673412561417e+00;
-  r = r - k * 6.07710050650619224932e-11;
+  vd8 r = vfmad(k, DSPLAT(-1.57079632673412561417e+00), d);
+  r = vfmad(k, DSPLAT(-6.07710050650619224932e-11), r);
   vd8 q = k + shift;
   q = q - 4.0 * RINT_F64(q * 0.25 - 0.375); /* 0..3 */
   vd8 neg = RINT_F64(q * 0.5 - 0.25), odd = q - 2.0 * neg;
   vd8 z = r * r;
-  vd8 s = z * -2.5052108385441719e-08 + 2.7557319223985891e-06;
-  s = s * z + -1.9841269841269841e-04;
-  s = s * z + 8.3333333333333333e-03;
-  s = s * z + -1.6666666666666666e-01;
-  s = (s * z) * r + r;
-  vd8 c = z * 2.0876756987868099e-09 + -2.7557319223985893e-07;
-  c = c * z + 2.4801587301587302e-05;
-  c = c * z + -1.3888888888888889e-03;
-  c = c * z + 4.1666666666666664e-02;
-  c = c * z + -0.5;
-  c = c * z + 1.0;
-  vd8 v = (c - s) * odd + s;
+  vd8 s = vfmad(z, DSPLAT(-2.5052108385441719e-08), DSPLAT(2.7557319223985891e-06));
+  s = vfmad(s, z, DSPLAT(-1.9841269841269841e-04));
+  s = vfmad(s, z, DSPLAT(8.3333333333333333e-03));
+  s = vfmad(s, z, DSPLAT(-1.6666666666666666e-01));
+  s = vfmad(s * z, r, r);
+  vd8 c = vfmad(z, DSPLAT(2.0876756987868099e-09), DSPLAT(-2.7557319223985893e-07));
+  c = vfmad(c, z, DSPLAT(2.4801587301587302e-05));
+  c = vfmad(c, z, DSPLAT(-1.3888888888888889e-03));
+  c = vfmad(c, z, DSPLAT(4.1666666666666664e-02));
+  c = vfmad(c, z, DSPLAT(-0.5));
+  c = vfmad(c, z, DSPLAT(1.0));
+  vd8 v = vfmad(c - s, odd, s);
   return v - (2.0 * neg) * v;
 }
 
@@ -149,7 +159,7 @@ EW_INLINE vd8 vsincos(vd8 d, double shift) {
 
 typedef enum { T_EXP_NORMAL, T_EXP, T_LOGISTIC, T_TANH } transc_fn;
 
-EW_VCLONES static void transc_loop(transc_fn fn, const float *a, float *r, int64_t n) {
+EW_CLONES static void transc_loop(transc_fn fn, const float *a, float *r, int64_t n) {
   switch (fn) {
     case T_EXP_NORMAL: VLOOP16(vexp_normal); break;
     case T_EXP: VLOOP16(vexp); break;
@@ -163,7 +173,7 @@ EW_INLINE vf8 vsincos8(vf8 x, double shift) {
   return __builtin_convertvector(vsincos(__builtin_convertvector(x, vd8), shift), vf8);
 }
 
-EW_VCLONES static void sincos_loop(double shift, const float *a, float *r, int64_t n) {
+EW_CLONES static void sincos_loop(double shift, const float *a, float *r, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     vf8 x;

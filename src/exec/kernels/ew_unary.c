@@ -1,6 +1,7 @@
 /* Elementwise unary ops (stablehlo and chlo): integers compute in int64
  * (wrapping on store), real floats in double, complex in double complex;
- * the op is switched once per chunk. */
+ * the op is switched once per chunk.  The common f32 ops run as vector
+ * loops (ew_f32.c). */
 #include <math.h>
 
 #include "chlo_special.h"

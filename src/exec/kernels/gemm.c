@@ -4,9 +4,10 @@
 #include <cblas.h>
 #include <omp.h>
 
-/* Below this many flops a product runs on one thread; splits are multiples
- * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles). */
-enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16 };
+/* Below this many flops a product runs on one thread.  Splits are multiples
+ * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles), at least
+ * SPLIT_MIN, about PIECES_PER_THREAD per thread. */
+enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECES_PER_THREAD = 4 };
 
 int gemm_serial_begin(void) {
   int n = openblas_get_num_threads();
@@ -44,12 +45,16 @@ void gemm_call(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void
   bool by_rows = g->M >= g->N;
   int64_t len = by_rows ? g->M : g->N;
   if (nt > 1 && flops >= PAR_MIN_FLOPS && len >= 2 * SPLIT_ALIGN && !omp_in_parallel()) {
+    /* A few pieces per thread, handed out dynamically: a thread that loses
+     * its core for a while does not hold up the rest. */
     size_t es = ku_ck_bytes(ck);
-    int64_t chunk = (len + nt - 1) / nt;
+    int64_t pieces = (int64_t)nt * PIECES_PER_THREAD, chunk = (len + pieces - 1) / pieces;
+    if (chunk < SPLIT_MIN) chunk = SPLIT_MIN;
     chunk = (chunk + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
+    pieces = (len + chunk - 1) / chunk;
     int saved = gemm_serial_begin();
-#pragma omp parallel for schedule(static, 1)
-    for (int t = 0; t < nt; t++) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t t = 0; t < pieces; t++) {
       int64_t lo = t * chunk, hi = lo + chunk < len ? lo + chunk : len;
       if (lo >= hi) continue;
       gemm_shape s = *g;

@@ -2,7 +2,9 @@
  * commutative op to its two arguments runs as a type-specialised loop; any
  * other body (variadic reductions such as argmax) runs through exec_region
  * per element pair.  Reduction order: the init value, then the reduced
- * elements in row-major order, for every output element. */
+ * elements in row-major order, for every output element.  (f32 and f64
+ * add/multiply/max/min reductions over trailing dimensions normally run
+ * fused instead, with the fold order of ew_fold; see exec/fuse.c.) */
 #include <math.h>
 
 #include "kutil.h"

@@ -32,6 +32,17 @@ typedef struct {
 #define ROW(name, T, EXPR)                                                                  \
   static void name(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64_t ds, int64_t ss) { \
     (void)ctx;                                                                              \
+    if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                             \
+      /* Contiguous rows (the common whole-row update) vectorize. */                       \
+      _Pragma("omp simd") for (int64_t i = 0; i < n; i++) {                                \
+        T a, b;                                                                             \
+        memcpy(&a, d + i * (int64_t)sizeof(T), sizeof a);                                   \
+        memcpy(&b, s + i * (int64_t)sizeof(T), sizeof b);                                   \
+        T r = (EXPR);                                                                       \
+        memcpy(d + i * (int64_t)sizeof(T), &r, sizeof r);                                   \
+      }                                                                                     \
+      return;                                                                               \
+    }                                                                                       \
     for (int64_t i = 0; i < n; i++) {                                                       \
       T a, b;                                                                               \
       memcpy(&a, d + i * ds, sizeof a);                                                     \

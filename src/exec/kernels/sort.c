@@ -234,10 +234,10 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
 }
 
 /* Stable LSD radix sort of a[0..n) by KEY(item), 11-bit digits, skipping
- * digits that all keys share; t is scratch of n, cnt of NP << 11.
- * Returns where the result is (a or t). */
+ * digits that all keys share; t is scratch of n, cnt of NP << 11 counters
+ * (n < 2^32).  Returns where the result is (a or t). */
 #define DEF_RADIX(NAME, ITEM, KEY, KBITS)                                             \
-  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, int64_t *cnt) {                       \
+  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, uint32_t *cnt) {                      \
     enum { D = 11, NB = 1 << D, NP = (KBITS + D - 1) / D };                            \
     if (n <= 32) {                                                                    \
       for (int64_t i = 1; i < n; i++) {                                               \
@@ -248,18 +248,21 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
       }                                                                               \
       return a;                                                                       \
     }                                                                                 \
-    memset(cnt, 0, sizeof(int64_t) * NP * NB);                                        \
-    for (int64_t i = 0; i < n; i++)                                                   \
-      for (int d = 0; d < NP; d++) cnt[d * NB + ((KEY(a[i]) >> (d * D)) & (NB - 1))]++; \
+    memset(cnt, 0, sizeof(uint32_t) * NP * NB);                                       \
+    for (int64_t i = 0; i < n; i++) {                                                 \
+      uint64_t k = KEY(a[i]);                                                         \
+      _Pragma("GCC unroll 8") for (int d = 0; d < NP; d++) cnt[d * NB + ((k >> (d * D)) & (NB - 1))]++; \
+    }                                                                                 \
     for (int d = 0; d < NP; d++) {                                                    \
-      int64_t *c = cnt + d * NB, sum = 0;                                             \
-      if (c[(KEY(a[0]) >> (d * D)) & (NB - 1)] == n) continue;                        \
+      uint32_t *c = cnt + d * NB, sum = 0;                                            \
+      int sh = d * D;                                                                 \
+      if (c[(KEY(a[0]) >> sh) & (NB - 1)] == n) continue;                             \
       for (int b = 0; b < NB; b++) {                                                  \
-        int64_t v = c[b];                                                             \
+        uint32_t v = c[b];                                                            \
         c[b] = sum;                                                                   \
         sum += v;                                                                     \
       }                                                                               \
-      for (int64_t i = 0; i < n; i++) t[c[(KEY(a[i]) >> (d * D)) & (NB - 1)]++] = a[i]; \
+      for (int64_t i = 0; i < n; i++) t[c[(KEY(a[i]) >> sh) & (NB - 1)]++] = a[i];    \
       ITEM *s = a;                                                                    \
       a = t;                                                                          \
       t = s;                                                                          \
@@ -279,7 +282,7 @@ DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64)
  * NaNs were merged (a -0 or a NaN present); *merged then says so. */
 #define DEF_KEYS_ONLY(NAME, KT, RADIX, FBITS, SIGN)                                                   \
   static void NAME(const sort_params *p, shl_dtype t, const KT *src, KT *dst, int64_t st, KT *a,       \
-                   int64_t *cnt, bool *merged, bool *nan) {                                           \
+                   uint32_t *cnt, bool *merged, bool *nan) {                                           \
     int64_t len = p->len;                                                                            \
     KT flip = p->desc ? (KT)~(KT)0 : 0, sign = (KT)1 << SIGN;                                         \
     bool fl = dtype_is_float(t), merge = fl && (p->nan_fallback || p->canon_nan);                     \
@@ -336,7 +339,7 @@ enum { RADIX_COUNTS = 6 << 11 }; /* digits x buckets of the 64-bit sort */
 /* Sorts one slice by key; false (nothing written) when it holds a NaN that
  * the comparator cannot key. */
 static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out, int64_t base,
-                        void *scratch, int64_t *cnt) {
+                        void *scratch, uint32_t *cnt) {
   shl_dtype t = in[0]->dtype;
   int64_t len = p->len, st = p->stride;
   bool nan = false, merged = false;
@@ -439,7 +442,7 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   int nt = p->n_slices > 1 && p->n_slices * len >= (1 << 15) ? omp_get_max_threads() : 1;
   if (nt > p->n_slices) nt = (int)p->n_slices;
   size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
-  size_t per = (size_t)len * 2 * item + RADIX_COUNTS * sizeof(int64_t);
+  size_t per = (size_t)len * 2 * item + RADIX_COUNTS * sizeof(uint32_t);
   uint8_t *scratch = malloc(per * (size_t)nt);
   int64_t *nan_slices = malloc((size_t)p->n_slices * sizeof *nan_slices), n_nan = 0;
   shl_status s = scratch && nan_slices ? NULL : st_oom();
@@ -447,7 +450,7 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
 #pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
     for (int64_t q = 0; q < p->n_slices; q++) {
       uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
-      int64_t *cnt = (int64_t *)(mine + (size_t)len * 2 * item);
+      uint32_t *cnt = (uint32_t *)(mine + (size_t)len * 2 * item);
       if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt)) {
         int64_t j;
 #pragma omp atomic capture

@@ -96,6 +96,11 @@ static void copy_row(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64_t
     memcpy(d, s, (size_t)n * esz);
     return;
   }
+  if (ds == (int64_t)esz && ss == 0) {
+    /* A broadcast row. */
+    strided_fill(d, n, s, esz);
+    return;
+  }
   switch (esz) {
     case 1: COPY_LOOP(uint8_t);
     case 2: COPY_LOOP(uint16_t);
