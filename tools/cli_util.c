@@ -14,7 +14,10 @@ bool cli_read_file(const char *path, char **out, size_t *len) {
     fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
     return false;
   }
+  /* Regular files are read in one allocation of their size; pipes grow. */
+  struct stat sb;
   size_t cap = 1 << 16, n = 0;
+  if (f != stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) cap = (size_t)sb.st_size + 1;
   char *buf = malloc(cap);
   while (buf) {
     size_t got = fread(buf + n, 1, cap - n, f);

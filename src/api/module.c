@@ -33,7 +33,7 @@ shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const ch
   arena_init(&m->arena);
   /* The module keeps a private copy of the text: names and opaque
    * attributes are slices into it. */
-  char *copy = arena_alloc(&m->arena, len + 1);
+  char *copy = arena_alloc_uninit(&m->arena, len + 1);
   char *fname = arena_strndup(&m->arena, filename, strlen(filename));
   if (!copy || !fname) {
     shloc_module_destroy(m);

@@ -23,6 +23,7 @@
 enum { FK_OTHER, FK_EW, FK_VIEW, FK_REDUCE };
 enum { FUSE_ROW_MAX = 1 << 14 }; /* longest row a later pass may re-read from scratch */
 enum { FUSE_MAX_MEMBERS = 256 };   /* bounds a group's scratch and its planning work */
+enum { FUSE_L1_BUDGET = 24 << 10 }; /* bytes of a chunk's values meant to stay in L1 */
 
 typedef struct {
   const shl_op *op;
@@ -631,28 +632,6 @@ static shl_status layout(plan_ctx *pc, fused_params *fp) {
     }
   }
   fp->n_passes = passes;
-  bool rows_mode = fp->rows > 1 || passes > 1;
-  int64_t cols = fp->cols;
-  fp->block_rows = 1;
-  fp->chunk = cols < FUSE_TILE ? cols : FUSE_TILE;
-  if (rows_mode && cols < FUSE_TILE) {
-    fp->block_rows = cols ? FUSE_TILE / cols : fp->rows;
-    if (fp->block_rows > fp->rows) fp->block_rows = fp->rows;
-    if (fp->block_rows < 1) fp->block_rows = 1;
-    fp->chunk = fp->block_rows * cols;
-  }
-  int64_t row_len = cols > fp->chunk ? cols : fp->chunk;
-  size_t tile_bytes = align64((size_t)fp->chunk * max_esz);
-  /* pointers | accumulators | tiles | row buffers */
-  size_t off = align64(nn * sizeof(void *));
-  fp->acc_off = off;
-  for (uint32_t k = 0; k < nn; k++)
-    if (nodes[k].kind == FN_REDUCE) {
-      nodes[k].acc = off - fp->acc_off;
-      off += align64((size_t)fp->block_rows * 16);
-    }
-  size_t tiles = off;
-  uint32_t n_slots = 0;
   /* Values computed into tiles live from their node to their last reader
    * within one pass; the other tiles are permanent. */
   for (uint32_t k = 0; k < nn; k++) {
@@ -666,14 +645,14 @@ static shl_status layout(plan_ctx *pc, fused_params *fp) {
     nd->first_pass = first_pass[k];
     nd->last_pass = last_pass[k];
   }
-  uint32_t n_free = 0;
+  uint32_t n_free = 0, n_slots = 0, n_streams = 0;
   for (uint32_t k = 0; k < nn; k++) {
     fnode *nd = &nodes[k];
     bool permanent = (nd->kind == FN_LEAF && nd->loc != LOC_EXT) || (nd->kind == FN_REDUCE && nd->consumed);
-    if (permanent || (nd->kind == FN_EW && nd->loc == LOC_TILE)) {
+    slot_of[k] = UINT32_MAX;
+    if (permanent || (nd->kind == FN_EW && nd->loc == LOC_TILE))
       slot_of[k] = permanent || !n_free ? n_slots++ : free_slots[--n_free];
-      nd->off = tiles + slot_of[k] * tile_bytes;
-    }
+    n_streams += nd->loc == LOC_EXT || nd->loc == LOC_OUT;
     uint32_t n_in = nd->kind == FN_EW ? nd->n_in : nd->kind == FN_REDUCE ? 1 : 0;
     for (uint32_t j = 0; j < n_in; j++) {
       uint32_t s = nd->kind == FN_EW ? nd->in[j] : nd->src;
@@ -684,7 +663,32 @@ static shl_status layout(plan_ctx *pc, fused_params *fp) {
       }
     }
   }
-  off = tiles + n_slots * tile_bytes;
+  /* Chunks: as long as the tiles and the chunks of the buffers read and
+   * written in place fit in L1 with room to spare; several short rows
+   * share a chunk. */
+  int64_t tile = FUSE_TILE, cols = fp->cols;
+  while (tile > FUSE_TILE / 4 && (size_t)(n_slots + n_streams) * (size_t)tile * max_esz > FUSE_L1_BUDGET) tile /= 2;
+  fp->block_rows = 1;
+  fp->chunk = cols < tile ? cols : tile;
+  if ((fp->rows > 1 || passes > 1) && cols < tile) {
+    fp->block_rows = cols ? tile / cols : fp->rows;
+    if (fp->block_rows > fp->rows) fp->block_rows = fp->rows;
+    if (fp->block_rows < 1) fp->block_rows = 1;
+    fp->chunk = fp->block_rows * cols;
+  }
+  /* pointers | accumulators | tiles | row buffers */
+  size_t off = align64(nn * sizeof(void *));
+  fp->acc_off = off;
+  for (uint32_t k = 0; k < nn; k++)
+    if (nodes[k].kind == FN_REDUCE) {
+      nodes[k].acc = off - fp->acc_off;
+      off += align64((size_t)fp->block_rows * 16);
+    }
+  size_t tile_bytes = align64((size_t)fp->chunk * max_esz);
+  for (uint32_t k = 0; k < nn; k++)
+    if (slot_of[k] != UINT32_MAX) nodes[k].off = off + slot_of[k] * tile_bytes;
+  off += n_slots * tile_bytes;
+  int64_t row_len = cols > fp->chunk ? cols : fp->chunk;
   for (uint32_t k = 0; k < nn; k++)
     if (nodes[k].kind == FN_EW && nodes[k].loc == LOC_ROW) {
       nodes[k].off = off;
@@ -749,6 +753,12 @@ static shl_status build_group(fuse_block *fb, fgroup *g) {
     if (o->kind == FK_EW) {
       nd->kind = FN_EW;
       nd->eval = o->eval;
+      /* f32 arithmetic with one scalar operand reads the scalar itself */
+      if (o->eval == ew_binary_eval && ew_binary_scalar_ok(o->params)) {
+        bool sa = b.nodes[ins[0]].loc == LOC_SCALAR && b.nodes[ins[0]].kind == FN_LEAF;
+        bool sb = b.nodes[ins[1]].loc == LOC_SCALAR && b.nodes[ins[1]].kind == FN_LEAF;
+        if (sa != sb) nd->eval = sa ? ew_binary_eval_sa : ew_binary_eval_sb;
+      }
       nd->params = o->params;
       nd->n_in = n_in;
       memcpy(nd->in, ins, sizeof ins);

@@ -15,7 +15,7 @@
 #include "kernels/ew_common.h"
 #include "plan.h"
 
-enum { FUSE_TILE = 1024 }; /* elements per chunk: every chunk's values of a node stay in L1/L2 */
+enum { FUSE_TILE = 1024 }; /* most elements per chunk (chunks shrink until a group's tiles fit in L1) */
 
 typedef enum { FN_LEAF, FN_EW, FN_REDUCE } fnode_kind;
 

@@ -9,10 +9,7 @@
 #include "fuse.h"
 #include "kernels/kutil.h"
 
-enum { FUSE_PAR_MIN = 1 << 15 };
-#ifndef PF_DIST
-#define PF_DIST 8
-#endif /* elements below which one thread does it all */
+enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
 
 struct fuse_cache {
   uint8_t *mem;
@@ -123,24 +120,6 @@ typedef struct {
   shl_buf *const *in, *const *out;
 } frun;
 
-/* Asks for group elements [e0, e0 + m) of the inputs read in place and of
- * the outputs ahead of their use. */
-static void prefetch_ahead(const frun *f, int64_t e0, int64_t m) {
-  const fused_params *fp = f->fp;
-  if (e0 >= fp->n) return;
-  if (e0 + m > fp->n) m = fp->n - e0;
-  for (uint32_t k = 0; k < fp->n_nodes; k++) {
-    const fnode *nd = &fp->nodes[k];
-    bool in = nd->kind == FN_LEAF && nd->loc == LOC_EXT, out = nd->kind == FN_EW && nd->loc == LOC_OUT;
-    if (!in && !out) continue;
-    const uint8_t *p = (const uint8_t *)(in ? f->in[nd->ext]->data : f->out[nd->out]->data) + (size_t)e0 * nd->esz;
-    for (size_t i = 0; i < (size_t)m * nd->esz; i += 64) {
-      if (in) __builtin_prefetch(p + i, 0, 3);
-      else __builtin_prefetch(p + i, 1, 3);
-    }
-  }
-}
-
 static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, int64_t c0) {
   switch (nd->loc) {
     case LOC_OUT: return (uint8_t *)f->out[nd->out]->data + (size_t)e0 * nd->esz;
@@ -250,7 +229,6 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   int64_t chunks = fp->chunk ? (fp->n + fp->chunk - 1) / fp->chunk : 0;
   for (int64_t c = chunks * t / nt; c < chunks * (t + 1) / nt; c++) {
     int64_t e0 = c * fp->chunk;
-    prefetch_ahead(f, e0 + PF_DIST * fp->chunk, fp->chunk);
     run_chunk(f, scr, 0, e0, fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk, e0, fp->n);
   }
 }
@@ -260,7 +238,7 @@ static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in,
   const fused_params *fp = po->params;
   frun f = {fp, in, out};
   bool split = fp->rows == 1 && fp->n_passes == 1;
-  int64_t units = split ? fp->n / FUSE_TILE : (fp->rows + fp->block_rows - 1) / fp->block_rows;
+  int64_t units = split ? (fp->chunk ? fp->n / fp->chunk : 0) : (fp->rows + fp->block_rows - 1) / fp->block_rows;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
   if (nt > units) nt = units > 1 ? (int)units : 1;
   uint8_t *mem = scratch(fp, nt);

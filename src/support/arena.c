@@ -1,5 +1,6 @@
 #include "arena.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +32,14 @@ static arena_block *block_new(shl_arena *a, size_t size) {
   return b;
 }
 
-void *arena_alloc(shl_arena *a, size_t n) {
+static void *alloc(shl_arena *a, size_t n, bool zero) {
   size_t need = (n + 15) & ~(size_t)15;
   if (need < n) return NULL;
   if (need == 0) need = 16;
   if ((size_t)(a->end - a->cur) >= need && a->cur) {
     void *p = a->cur;
     a->cur += need;
-    memset(p, 0, n);
+    if (zero) memset(p, 0, n);
     return p;
   }
   if (need > ARENA_BLOCK / 4) {
@@ -53,7 +54,7 @@ void *arena_alloc(shl_arena *a, size_t n) {
       b->next = NULL;
       a->head = b;
     }
-    memset(b->data, 0, n);
+    if (zero) memset(b->data, 0, n);
     return b->data;
   }
   arena_block *b = block_new(a, ARENA_BLOCK);
@@ -62,9 +63,13 @@ void *arena_alloc(shl_arena *a, size_t n) {
   a->head = b;
   a->cur = b->data + need;
   a->end = b->data + ARENA_BLOCK;
-  memset(b->data, 0, n);
+  if (zero) memset(b->data, 0, n);
   return b->data;
 }
+
+void *arena_alloc(shl_arena *a, size_t n) { return alloc(a, n, true); }
+
+void *arena_alloc_uninit(shl_arena *a, size_t n) { return alloc(a, n, false); }
 
 void *arena_array(shl_arena *a, size_t n, size_t size) {
   if (size && n > SIZE_MAX / size) return NULL;

@@ -18,6 +18,9 @@ void arena_init(shl_arena *a);
 void arena_free(shl_arena *a);
 /* 16-byte aligned, zero-filled; NULL when out of memory. */
 void *arena_alloc(shl_arena *a, size_t n);
+/* Not zero-filled: for buffers the caller overwrites entirely (source text,
+ * decoded constants), where zeroing would be a wasted pass over memory. */
+void *arena_alloc_uninit(shl_arena *a, size_t n);
 /* Overflow-checked n * size. */
 void *arena_array(shl_arena *a, size_t n, size_t size);
 char *arena_strndup(shl_arena *a, const char *s, size_t n);

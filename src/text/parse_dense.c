@@ -177,7 +177,7 @@ static shl_status hex_literal(shl_parser *p, const shl_token *hex, const shl_typ
   bool i1_bytes = dt == DT_I1 && nbytes == count && nbytes != want;
   if ((s.n - 2) % 2 || (nbytes != want && nbytes != sz && !i1_bytes))
     return parse_error_at(p, hex, "hex data has %zu bytes; the type needs %zu (or %zu for a splat)", nbytes, want, sz);
-  uint8_t *raw = arena_alloc(p->a, nbytes ? nbytes : 1);
+  uint8_t *raw = arena_alloc_uninit(p->a, nbytes ? nbytes : 1);
   if (!raw) return st_oom();
   if (!hex_decode(s.p + 2, nbytes, raw)) return parse_error_at(p, hex, "invalid hex digit in dense literal");
   if (i1_bytes) {

@@ -350,6 +350,21 @@ void ew_binary_eval(const void *params, const void *const *in, void *out, int64_
   ew_binary_apply(params, in[0], in[1], out, n);
 }
 
+bool ew_binary_scalar_ok(const void *params) {
+  const ew_binary_op *p = params;
+  return p->in == DT_F32 && p->out == DT_F32 && ew_f32_binary_ok(p->id);
+}
+
+void ew_binary_eval_sa(const void *params, const void *const *in, void *out, int64_t n) {
+  const ew_binary_op *p = params;
+  ew_f32_binary_scalar(p->id, in[1], *(const float *)in[0], true, out, n);
+}
+
+void ew_binary_eval_sb(const void *params, const void *const *in, void *out, int64_t n) {
+  const ew_binary_op *p = params;
+  ew_f32_binary_scalar(p->id, in[0], *(const float *)in[1], false, out, n);
+}
+
 static shl_status binary_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   ew_binary_apply(po->params, in[0]->data, in[1]->data, out[0]->data, out[0]->n);
   return NULL;

@@ -79,13 +79,21 @@ void ew_compare_apply(const ew_compare_op *p, const void *a, const void *b, uint
 typedef void (*ew_eval_fn)(const void *params, const void *const *in, void *out, int64_t n);
 void ew_unary_eval(const void *params, const void *const *in, void *out, int64_t n);
 void ew_binary_eval(const void *params, const void *const *in, void *out, int64_t n);
+/* ew_binary_eval for f32 ops with a vector loop (ew_binary_scalar_ok) when
+ * operand 0 (_sa) or 1 (_sb) is one element, read from in[k][0]. */
+bool ew_binary_scalar_ok(const void *params);
+void ew_binary_eval_sa(const void *params, const void *const *in, void *out, int64_t n);
+void ew_binary_eval_sb(const void *params, const void *const *in, void *out, int64_t n);
 void ew_compare_eval(const void *params, const void *const *in, void *out, int64_t n);
 void ew_select_eval(const void *params, const void *const *in, void *out, int64_t n);
 void ew_clamp_eval(const void *params, const void *const *in, void *out, int64_t n);
 
-/* Vectorised f32 loops (ew_f32.c); false when op `id` has none. */
+/* Vectorised f32 loops (ew_f32.c); false when op `id` has none.  The
+ * scalar form computes a[i] op y, or y op a[i] when `swap`. */
 bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n);
+bool ew_f32_binary_ok(shl_opid id);
 bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n);
+bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n);
 
 /* Folds: *acc = *acc binop src[0] binop ... binop src[n-1] for add,
  * multiply, maximum and minimum on f32 and f64 (in lane-parallel order;

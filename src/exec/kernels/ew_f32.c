@@ -48,8 +48,9 @@ EW_INLINE vd8 vfmad(vd8 a, vd8 b, vd8 c) {
 }
 
 /* exp(x) = 2^k e^r: k = rint(x / ln 2), and e^r for r = x - k ln 2. */
-#define VEXP_K(x) (vfma(x, VSPLAT(1.44269504f), VSPLAT(12582912.0f)) - 12582912.0f)
-EW_INLINE vf32 VEXP_P(vf32 x, vf32 k) {
+EW_INLINE vf32 vexp_k(vf32 x) { return vfma(x, VSPLAT(1.44269504f), VSPLAT(12582912.0f)) - 12582912.0f; }
+
+EW_INLINE vf32 vexp_r(vf32 x, vf32 k) {
   vf32 r = vfma(k, VSPLAT(-0.693145751953125f), x);
   r = vfma(k, VSPLAT(-1.42860677e-06f), r);
   vf32 q = vfma(r, VSPLAT(1.98412698e-04f), VSPLAT(1.38888889e-03f));
@@ -66,8 +67,8 @@ EW_INLINE vf32 vexp(vf32 x) {
    * ln 2 is split so that k ln2_hi is exact. */
   vf32 xc = vsel(x > -104.0f, x, VSPLAT(-104.0f));
   xc = vsel(xc < 89.0f, xc, VSPLAT(89.0f));
-  vf32 k = VEXP_K(xc);
-  vf32 p = VEXP_P(xc, k);
+  vf32 k = vexp_k(xc);
+  vf32 p = vexp_r(xc, k);
   vi32 ki = __builtin_convertvector(k, vi32), k1 = ki >> 1, k2 = ki - k1;
   p = vsel(x == x, p, x);
   return p * (vf32)((k1 + 127) << 23) * (vf32)((k2 + 127) << 23);
@@ -76,8 +77,8 @@ EW_INLINE vf32 vexp(vf32 x) {
 /* vexp for |x| <= 87, where the result is normal and 2^k one factor (the
  * same values); callers redo other lanes with vexp. */
 EW_INLINE vf32 vexp_normal(vf32 x) {
-  vf32 k = VEXP_K(x);
-  return VEXP_P(x, k) * (vf32)((__builtin_convertvector(k, vi32) + 127) << 23);
+  vf32 k = vexp_k(x);
+  return vexp_r(x, k) * (vf32)((__builtin_convertvector(k, vi32) + 127) << 23);
 }
 
 EW_INLINE vf32 vtanh(vf32 x) {
@@ -276,7 +277,31 @@ EW_CLONES static void binary_loop(shl_opid id, const float *a, const float *b, f
   }
 }
 
-bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n) {
+EW_CLONES static void scalar_loop(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n) {
+  if (swap) {
+    switch (id) {
+      case OP_SUBTRACT: MAP1(y - x); return;
+      case OP_DIVIDE: MAP1(y / x); return;
+      default: break; /* the others commute */
+    }
+  }
+  switch (id) {
+    case OP_ADD: MAP1(x + y); break;
+    case OP_SUBTRACT: MAP1(x - y); break;
+    case OP_MULTIPLY: MAP1(x * y); break;
+    case OP_DIVIDE: MAP1(x / y); break;
+    case OP_MAXIMUM: MAP1(swap ? max_f32(y, x) : max_f32(x, y)); break;
+    default: MAP1(swap ? min_f32(y, x) : min_f32(x, y)); break;
+  }
+}
+
+bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n) {
+  if (!ew_f32_binary_ok(id)) return false;
+  scalar_loop(id, a, y, swap, r, n);
+  return true;
+}
+
+bool ew_f32_binary_ok(shl_opid id) {
   switch (id) {
     case OP_ADD:
     case OP_SUBTRACT:
@@ -284,11 +309,16 @@ bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_
     case OP_DIVIDE:
     case OP_MAXIMUM:
     case OP_MINIMUM:
-      binary_loop(id, a, b, r, n);
       return true;
     default:
       return false;
   }
+}
+
+bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n) {
+  if (!ew_f32_binary_ok(id)) return false;
+  binary_loop(id, a, b, r, n);
+  return true;
 }
 
 /* ---- folds ---- */

@@ -3,9 +3,11 @@
  * sort: comparators that order by a key of operand 0 -- `compare LT/GT` of
  * the first pair of arguments (integers; floats with TOTALORDER or FLOAT),
  * optionally after JAX's canonicalization (-0 -> +0, every NaN -> one NaN)
- * -- sort (key, index) pairs with a stable LSD radix sort on an unsigned
- * key whose order is the comparator's, then permute every operand.  FLOAT
- * comparisons order NaN with nothing, so slices holding a NaN fall back.
+ * -- sort by an unsigned key whose order is the comparator's, with a stable
+ * LSD radix sort: a single 32/64-bit operand as keys alone (mapped back to
+ * values afterwards), otherwise as (key, index) pairs that then permute
+ * every operand.  FLOAT comparisons order NaN with nothing, so slices
+ * holding a NaN fall back.
  * Any other comparator runs through exec_region inside a stable merge sort
  * of index permutations.  Both are stable whether or not is_stable is set. */
 #include <omp.h>
@@ -30,8 +32,8 @@ typedef struct {
   const shl_value *v;
   vkind kind;
   int arg;       /* which of the first two arguments it derives from */
-  uint64_t bits; /* V_NAN: the constant as f64 bits */
-  bool lt, total;
+  uint64_t bits; /* V_NAN, V_CN, V_CANON, V_CMP: the NaN constant as f64 bits */
+  bool lt, total, canon; /* V_CMP: ascending, TOTALORDER, of canonicalized values */
 } vdesc;
 
 enum { MAX_VALS = 32 };
@@ -92,8 +94,8 @@ static bool describe(const shl_op *o, const vdesc *d, int n, bool is_float, vdes
     if (!is_float && x->kind != V_ARG) return false;
     /* compare(arg1, arg0) LT puts larger elements first. */
     out->lt = lt == (x->arg == 0);
-    out->arg = x->kind == V_CANON ? 1 : 0; /* records whether keys are canonicalized */
-    if (x->kind == V_CANON) out->bits = x->bits;
+    out->canon = x->kind == V_CANON;
+    out->bits = x->bits;
     return true;
   }
   if (op_is(o, OP_SELECT) && x && y && z) {
@@ -124,13 +126,13 @@ static void sort_recognise(const shl_region *r, sort_params *p) {
     if (op_is(o, OP_RETURN)) {
       const vdesc *c = o->n_operands == 1 && !o->next ? vfind(d, n, o->operands[0]) : NULL;
       if (!is(c, V_CMP)) return;
+      /* Only TOTALORDER on raw values tells -0 from +0 (see key_f32). */
       p->keyed = true;
       p->desc = !c->lt;
       p->is_float = is_float;
-      p->canon_nan = is_float && c->arg == 1 && c->total;
+      p->canon_nan = is_float && c->canon && c->total;
       p->nan_fallback = is_float && !c->total;
       p->nan_bits = c->bits;
-      /* TOTALORDER on raw values distinguishes -0 and +0; all else equates them. */
       return;
     }
     if (n == MAX_VALS || o->n_results != 1 || o->n_regions || !describe(o, d, n, is_float, &d[n])) return;
@@ -344,8 +346,12 @@ static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in
   int64_t len = p->len, st = p->stride;
   bool nan = false, merged = false;
   int w = n_ops == 1 ? keys_only_width(t) : 0;
-  if (w == 32) keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, &merged, &nan);
-  else if (w == 64) keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, &merged, &nan);
+  if (w == 32)
+    keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, &merged,
+                &nan);
+  else if (w == 64)
+    keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, &merged,
+                &nan);
   if (nan) return false;
   if (w && !merged) return true;
   if (narrow_keys(t)) {
