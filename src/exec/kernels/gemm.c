@@ -6,8 +6,8 @@
 
 /* Below this many flops a product runs on one thread.  Splits are multiples
  * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles), at least
- * SPLIT_MIN, about PIECES_PER_THREAD per thread. */
-enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECES_PER_THREAD = 4 };
+ * SPLIT_MIN, at most PIECES_PER_THREAD per thread. */
+enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 512, PIECES_PER_THREAD = 4 };
 
 int gemm_serial_begin(void) {
   int n = openblas_get_num_threads();
@@ -39,42 +39,44 @@ void gemm_one(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void 
   }
 }
 
+/* How many pieces to split a product of `len` rows or columns into for nt
+ * threads (1: do not split), and their length.  Up to a few pieces per
+ * thread, handed out dynamically, so that a thread that loses its core for
+ * a while does not hold up the rest; but every piece packs the whole other
+ * operand again, so pieces beyond one per thread are at least PIECE_MIN long. */
+static int64_t split(int nt, double flops, int64_t len, int64_t *chunk) {
+  if (nt <= 1 || flops < PAR_MIN_FLOPS || omp_in_parallel()) return 1;
+  int64_t pieces = len / PIECE_MIN;
+  if (pieces > (int64_t)nt * PIECES_PER_THREAD) pieces = (int64_t)nt * PIECES_PER_THREAD;
+  if (pieces < nt) pieces = nt;
+  int64_t c = (len + pieces - 1) / pieces;
+  if (c < SPLIT_MIN) c = SPLIT_MIN;
+  *chunk = (c + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
+  return (len + *chunk - 1) / *chunk;
+}
+
 void gemm_call(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C) {
-  int nt = omp_get_max_threads();
-  double flops = 2.0 * (double)g->M * (double)g->N * (double)g->K;
   bool by_rows = g->M >= g->N;
-  int64_t len = by_rows ? g->M : g->N;
-  if (nt > 1 && flops >= PAR_MIN_FLOPS && len >= 2 * SPLIT_ALIGN && !omp_in_parallel()) {
-    /* A few pieces per thread, handed out dynamically: a thread that loses
-     * its core for a while does not hold up the rest. */
-    size_t es = ku_ck_bytes(ck);
-    int64_t pieces = (int64_t)nt * PIECES_PER_THREAD, chunk = (len + pieces - 1) / pieces;
-    if (chunk < SPLIT_MIN) chunk = SPLIT_MIN;
-    chunk = (chunk + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
-    pieces = (len + chunk - 1) / chunk;
-    int saved = gemm_serial_begin();
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t t = 0; t < pieces; t++) {
-      int64_t lo = t * chunk, hi = lo + chunk < len ? lo + chunk : len;
-      if (lo >= hi) continue;
-      gemm_shape s = *g;
-      const uint8_t *a = A, *b = B;
-      uint8_t *c = C;
-      if (by_rows) {
-        s.M = hi - lo;
-        a += (size_t)(g->ta ? lo : lo * g->lda) * es;
-        c += (size_t)(lo * g->ldc) * es;
-      } else {
-        s.N = hi - lo;
-        b += (size_t)(g->tb ? lo * g->ldb : lo) * es;
-        c += (size_t)lo * es;
-      }
-      gemm_one(ck, &s, a, b, c);
-    }
-    gemm_serial_end(saved);
-    return;
-  }
+  int64_t len = by_rows ? g->M : g->N, chunk = len;
+  int64_t pieces = split(omp_get_max_threads(), 2.0 * (double)g->M * (double)g->N * (double)g->K, len, &chunk);
+  size_t es = ku_ck_bytes(ck);
   int saved = gemm_serial_begin();
-  gemm_one(ck, g, A, B, C);
+#pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)
+  for (int64_t t = 0; t < pieces; t++) {
+    int64_t lo = t * chunk, hi = lo + chunk < len ? lo + chunk : len;
+    gemm_shape s = *g;
+    const uint8_t *a = A, *b = B;
+    uint8_t *c = C;
+    if (by_rows) {
+      s.M = hi - lo;
+      a += (size_t)(g->ta ? lo : lo * g->lda) * es;
+      c += (size_t)(lo * g->ldc) * es;
+    } else {
+      s.N = hi - lo;
+      b += (size_t)(g->tb ? lo * g->ldb : lo) * es;
+      c += (size_t)lo * es;
+    }
+    gemm_one(ck, &s, a, b, c);
+  }
   gemm_serial_end(saved);
 }
