@@ -32,6 +32,11 @@ void cli_paths_add(cli_paths *l, const char *path);
 void cli_paths_sort(cli_paths *l);
 void cli_paths_free(cli_paths *l);
 
+/* The function to run: `entry` when given, else the StableHLO interpreter's
+ * rule (@main, or the only function); NULL when there is none. */
+struct shl_op;
+const struct shl_op *cli_entry_func(const shloc_module *m, const char *entry);
+
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);

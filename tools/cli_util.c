@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ir/ir.h"
 
 bool cli_read_file(const char *path, char **out, size_t *len) {
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -158,4 +159,18 @@ void cli_paths_free(cli_paths *l) {
   free(l->v);
   l->v = NULL;
   l->n = l->cap = 0;
+}
+
+const shl_op *cli_entry_func(const shloc_module *m, const char *entry) {
+  if (entry) return module_find_func(m, str_of(entry));
+  const shl_op *main_fn = module_find_func(m, str_of("main"));
+  if (main_fn) return main_fn;
+  const shl_op *only = NULL;
+  int n = 0;
+  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next)
+    if (op_is(op, OP_FUNC)) {
+      only = op;
+      n++;
+    }
+  return n == 1 ? only : NULL;
 }

@@ -78,21 +78,6 @@ static void report(shloc_status st, const char *text, size_t len) {
   shloc_status_free(st);
 }
 
-/* The StableHLO interpreter's rule: `main`, or the only function. */
-static const shl_op *entry_func(const shloc_module *m, const char *entry) {
-  if (entry) return module_find_func(m, str_of(entry));
-  const shl_op *main_fn = module_find_func(m, str_of("main"));
-  if (main_fn) return main_fn;
-  const shl_op *only = NULL;
-  int n = 0;
-  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next)
-    if (op_is(op, OP_FUNC)) {
-      only = op;
-      n++;
-    }
-  return n == 1 ? only : NULL;
-}
-
 static char *type_text(const shl_type *t) {
   char *s = NULL;
   shl_status st = print_type_text(t, &s);
@@ -237,7 +222,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (!st) st = shloc_module_verify(m);
   const shl_op *f = NULL;
   if (!st) {
-    f = entry_func(m, o->entry);
+    f = cli_entry_func(m, o->entry);
     if (!f && o->entry) st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no function @%s", o->path, o->entry);
     else if (!f)
       st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no entry function: expected @main or exactly one function (use --entry)",

@@ -8,21 +8,6 @@
 #include "cli.h"
 #include "exec/exec.h"
 
-/* The StableHLO interpreter's rule: `main`, or the only function. */
-static const shl_op *cli_entry_func(shloc_module *m, const char *entry) {
-  if (entry) return module_find_func(m, str_of(entry));
-  const shl_op *main_fn = module_find_func(m, str_of("main"));
-  if (main_fn) return main_fn;
-  const shl_op *only = NULL;
-  int n = 0;
-  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next)
-    if (op_is(op, OP_FUNC)) {
-      only = op;
-      n++;
-    }
-  return n == 1 ? only : NULL;
-}
-
 /* Runs one chunk; returns NULL on pass. */
 static shloc_status test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c) {
   shloc_module *m = NULL;

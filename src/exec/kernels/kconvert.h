@@ -22,10 +22,5 @@ size_t ku_ck_bytes(ku_ck ck);
 bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n);
 /* n compute values -> dtype t (rounding per scalar.h; ints wrap; i1 is != 0). */
 void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n);
-/* Gathers elements of size sz: dst[i] = src[offs[i]]. */
-void ku_gather(size_t sz, const void *src, const int64_t *offs, void *dst, int64_t n);
-/* Offsets of a permuted walk: dims[k] of the walk has stride strides[k] in
- * the source; offs receives the source offset of every walk position. */
-void ku_walk_offsets(int32_t rank, const int64_t *dims, const int64_t *strides, int64_t *offs);
 
 #endif
