@@ -4,7 +4,9 @@
 #include "scalar.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
+#include <stdatomic.h>
 
 __attribute__((target("avx,f16c"))) static void f16_to_f32_f16c(const uint16_t *src, float *dst, size_t n) {
   size_t i = 0;
@@ -21,13 +23,26 @@ __attribute__((target("avx,f16c"))) static void f32_to_f16_f16c(const float *src
   for (; i < n; i++) dst[i] = (uint16_t)_cvtss_sh(src[i], _MM_FROUND_TO_NEAREST_INT);
 }
 
+/* F16C needs the CPU feature and the AVX register state enabled by the OS
+ * (OSXSAVE, XCR0 bits 1-2).  cpuid rather than __builtin_cpu_supports: clang 14
+ * does not know the "f16c" feature name. */
+static bool cpu_has_f16c(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+  if (!(c & bit_F16C) || !(c & bit_AVX) || !(c & bit_OSXSAVE)) return false;
+  unsigned xcr0_lo, xcr0_hi;
+  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  return (xcr0_lo & 6) == 6;
+}
+
 static bool have_f16c(void) {
-  static int cached = -1; /* benign race: every thread computes the same answer */
-  if (cached < 0) {
-    __builtin_cpu_init();
-    cached = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  static _Atomic int cached = -1;
+  int v = atomic_load_explicit(&cached, memory_order_relaxed);
+  if (v < 0) {
+    v = cpu_has_f16c();
+    atomic_store_explicit(&cached, v, memory_order_relaxed);
   }
-  return cached;
+  return v;
 }
 #define HAVE_F16C_PATH 1
 #endif

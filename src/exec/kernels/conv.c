@@ -12,7 +12,6 @@
  * order (NHWC-like), products land in the result directly; otherwise they
  * go through a scratch matrix and a strided copy.  Integers use a direct
  * loop over output elements. */
-#include <complex.h>
 #include <omp.h>
 #include <stdlib.h>
 

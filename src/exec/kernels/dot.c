@@ -10,7 +10,6 @@
  * products are each split across the threads, many products run one per
  * thread.  Small products and integers use loops.  The result is
  * [batch, M, N] row-major. */
-#include <complex.h>
 #include <limits.h>
 #include <omp.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
 #ifndef SHLOC_EXEC_KERNELS_EW_COMMON_H
 #define SHLOC_EXEC_KERNELS_EW_COMMON_H
 
-#include <complex.h>
+#include "support/cmplx.h"
 
 #include "exec/exec.h"
 

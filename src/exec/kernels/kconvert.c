@@ -1,7 +1,7 @@
 /* Bulk conversions for the linear-algebra kernels (see kconvert.h). */
 #include "kconvert.h"
 
-#include <complex.h>
+#include "support/cmplx.h"
 
 #include "support/scalar.h"
 

@@ -4,7 +4,7 @@
 #ifndef SHLOC_EXEC_KERNELS_KUTIL_H
 #define SHLOC_EXEC_KERNELS_KUTIL_H
 
-#include <complex.h>
+#include "support/cmplx.h"
 #include <stdlib.h>
 
 #include "exec/plan.h"

@@ -5,7 +5,6 @@
  * implementation-defined) and fills a matrix that is not positive definite
  * with NaN, as XLA does. */
 #include <cblas.h>
-#include <complex.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
