@@ -25,6 +25,18 @@ static shl_status ints_of(shl_arena *a, const bld_spec *s, const char *name, con
   return NULL;
 }
 
+/* Three integer attributes with one entry per dimension of `t` (slice's
+ * bounds and strides, pad's paddings). */
+static shl_status per_dim_lists(shl_arena *a, const bld_spec *s, const shl_type *t, const char *const names[3],
+                                int64_t *v[3]) {
+  for (int k = 0; k < 3; k++) {
+    size_t n;
+    ST_TRY(ints_of(a, s, names[k], NULL, &v[k], &n));
+    if (n != (size_t)t->rank) return INFER_ERR(s, "attribute '%s' must have %d entries", names[k], t->rank);
+  }
+  return NULL;
+}
+
 static shl_status ranked(const bld_spec *s, uint32_t i, const shl_type **out) {
   if (i >= s->n_operands) return INFER_ERR(s, "expected at least %u operands", i + 1);
   const shl_type *t = s->operands[i]->type;
@@ -151,21 +163,19 @@ static shl_status infer_transpose(shl_arena *a, const bld_spec *s, type_list *ou
 }
 
 static shl_status infer_slice(shl_arena *a, const bld_spec *s, type_list *out) {
+  static const char *const names[3] = {"start_indices", "limit_indices", "strides"};
   const shl_type *t = NULL;
-  int64_t *lo, *hi, *st;
-  size_t n1, n2, n3;
+  int64_t *v[3];
   ST_TRY(ranked(s, 0, &t));
-  ST_TRY(ints_of(a, s, "start_indices", NULL, &lo, &n1));
-  ST_TRY(ints_of(a, s, "limit_indices", NULL, &hi, &n2));
-  ST_TRY(ints_of(a, s, "strides", NULL, &st, &n3));
-  if (n1 != (size_t)t->rank || n2 != n1 || n3 != n1) return INFER_ERR(s, "slice attributes must have rank entries");
-  int64_t *d = ARENA_ARRAY(a, int64_t, n1 ? n1 : 1);
+  ST_TRY(per_dim_lists(a, s, t, names, v));
+  const int64_t *lo = v[0], *hi = v[1], *st = v[2];
+  int64_t *d = ARENA_ARRAY(a, int64_t, t->rank ? (size_t)t->rank : 1);
   if (!d) return st_oom();
-  for (size_t i = 0; i < n1; i++) {
-    if (st[i] <= 0 || lo[i] < 0 || hi[i] < lo[i]) return INFER_ERR(s, "bad slice bounds in dimension %zu", i);
+  for (int32_t i = 0; i < t->rank; i++) {
+    if (st[i] <= 0 || lo[i] < 0 || hi[i] < lo[i]) return INFER_ERR(s, "bad slice bounds in dimension %d", i);
     d[i] = (hi[i] - lo[i] + st[i] - 1) / st[i];
   }
-  return one(a, shaped(a, t, (int64_t)n1, d), out);
+  return one(a, shaped(a, t, t->rank, d), out);
 }
 
 static shl_status infer_concatenate(shl_arena *a, const bld_spec *s, type_list *out) {
@@ -189,22 +199,20 @@ static shl_status infer_concatenate(shl_arena *a, const bld_spec *s, type_list *
 }
 
 static shl_status infer_pad(shl_arena *a, const bld_spec *s, type_list *out) {
+  static const char *const names[3] = {"edge_padding_low", "edge_padding_high", "interior_padding"};
   const shl_type *t = NULL;
-  int64_t *lo, *hi, *in;
-  size_t n1, n2, n3;
+  int64_t *v[3];
   ST_TRY(ranked(s, 0, &t));
-  ST_TRY(ints_of(a, s, "edge_padding_low", NULL, &lo, &n1));
-  ST_TRY(ints_of(a, s, "edge_padding_high", NULL, &hi, &n2));
-  ST_TRY(ints_of(a, s, "interior_padding", NULL, &in, &n3));
-  if (n1 != (size_t)t->rank || n2 != n1 || n3 != n1) return INFER_ERR(s, "padding attributes must have rank entries");
-  int64_t *d = ARENA_ARRAY(a, int64_t, n1 ? n1 : 1);
+  ST_TRY(per_dim_lists(a, s, t, names, v));
+  const int64_t *lo = v[0], *hi = v[1], *in = v[2];
+  int64_t *d = ARENA_ARRAY(a, int64_t, t->rank ? (size_t)t->rank : 1);
   if (!d) return st_oom();
-  for (size_t i = 0; i < n1; i++) {
+  for (int32_t i = 0; i < t->rank; i++) {
     int64_t x = t->dims[i];
     d[i] = x == SHL_DYN ? SHL_DYN : x + lo[i] + hi[i] + (x > 0 ? (x - 1) * in[i] : 0);
-    if (d[i] != SHL_DYN && d[i] < 0) return INFER_ERR(s, "padding makes dimension %zu negative", i);
+    if (d[i] != SHL_DYN && d[i] < 0) return INFER_ERR(s, "padding makes dimension %d negative", i);
   }
-  return one(a, shaped(a, t, (int64_t)n1, d), out);
+  return one(a, shaped(a, t, t->rank, d), out);
 }
 
 static bool listed(const int64_t *v, size_t n, int64_t x) {
