@@ -6,19 +6,23 @@
 
 static const char *nth(const char *what, uint32_t i) { return vfy_fmt("%s #%u", what, i); }
 
-/* All operands and the result have compatible types. */
+/* All operands and the result have compatible types.  These run for most ops
+ * of a program, so labels are formatted only once a check has failed. */
 static shl_status same_types(const shl_op *op) {
   const shl_type *r = vfy_rtype(op, 0);
   for (uint32_t i = 0; i < op->n_operands; i++) {
-    if (i) ST_TRY(vfy_expect_compat(op, nth("operand", i), vfy_otype(op, i), "operand #0", vfy_otype(op, 0)));
-    ST_TRY(vfy_expect_compat(op, nth("operand", i), vfy_otype(op, i), "result", r));
+    const shl_type *t = vfy_otype(op, i);
+    if (i && !vfy_types_compat(t, vfy_otype(op, 0)))
+      return vfy_expect_compat(op, nth("operand", i), t, "operand #0", vfy_otype(op, 0));
+    if (!vfy_types_compat(t, r)) return vfy_expect_compat(op, nth("operand", i), t, "result", r);
   }
   return NULL;
 }
 
 static shl_status ew(const shl_op *op, uint32_t n_operands, unsigned kinds, const char *desc) {
   ST_TRY(vfy_all_tensors(op, n_operands, 1));
-  for (uint32_t i = 0; i < n_operands; i++) ST_TRY(vfy_elem_in(op, nth("operand", i), vfy_otype(op, i), kinds, desc));
+  for (uint32_t i = 0; i < n_operands; i++)
+    if (!(vfy_elem_kind(vfy_otype(op, i)) & kinds)) return vfy_elem_in(op, nth("operand", i), vfy_otype(op, i), kinds, desc);
   return same_types(op);
 }
 

@@ -1145,11 +1145,40 @@ static void test_robustness(void **state) {
   RUN(cases);
 }
 
+/* Thousands of sibling regions, each entered and left, inside a function
+ * whose values stay visible throughout: leaving a region must forget exactly
+ * its own values while every outer value stays findable (each region reads
+ * outer values defined long before), and cost only what the region added. */
+static void test_many_regions(void **state) {
+  (void)state;
+  enum { N = 3000, INNER = 16 };
+  size_t cap = 512 + (size_t)N * (INNER + 4) * 120;
+  char *text = malloc(cap);
+  assert_non_null(text);
+#define PUT(...) (len += (size_t)snprintf(text + len, cap - len, __VA_ARGS__))
+  size_t len = 0;
+  PUT("func.func @f(%%p: tensor<i1>) -> tensor<f32> {\n");
+  PUT("  %%r0 = stablehlo.constant dense<1.0> : tensor<f32>\n");
+  for (int i = 1; i <= N; i++) {
+    PUT("  %%r%d = \"stablehlo.if\"(%%p) ({\n", i);
+    for (int k = 0; k < INNER; k++)
+      PUT("    %%t%d = stablehlo.add %%%s%d, %%r%d : tensor<f32>\n", k, k ? "t" : "r", k ? k - 1 : i - 1,
+          (i * 7 + k * 13) % i);
+    PUT("    stablehlo.return %%t%d : tensor<f32>\n  }, {\n", INNER - 1);
+    PUT("    stablehlo.return %%r%d : tensor<f32>\n  }) : (tensor<i1>) -> tensor<f32>\n", i / 2);
+  }
+  PUT("  return %%r%d : tensor<f32>\n}\n", N);
+#undef PUT
+  vcase good[] = {{"3000 if ops with 16 values per region", text, NULL, 0, 0}};
+  run_cases(good, 1);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_elementwise), cmocka_unit_test(test_shapes),  cmocka_unit_test(test_gather_scatter),
       cmocka_unit_test(test_reductions),  cmocka_unit_test(test_linalg),  cmocka_unit_test(test_control),
-      cmocka_unit_test(test_misc),        cmocka_unit_test(test_robustness),
+      cmocka_unit_test(test_misc),        cmocka_unit_test(test_robustness), cmocka_unit_test(test_many_regions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
