@@ -20,8 +20,11 @@ static bool dense_fits(const shl_attr *a, const shl_type *t) {
 static shl_status value_attr(const shl_op *op, const shl_type *t, const char *what) {
   const shl_attr *v = op_attr(op, "value");
   if (!v) return VFY_ERR(op, "requires attribute 'value'");
-  if (v->kind == AT_OPAQUE) return NULL; /* dense_resource<...>: type not known here */
-  if (v->kind != AT_DENSE || !v->type) return VFY_ERR(op, "attribute 'value' must be a dense elements attribute");
+  /* dense_resource<...> and sparse<...> are elements attributes kept as text;
+   * any other opaque attribute (#dialect.x<...>) is not. */
+  bool elements = v->kind == AT_DENSE ||
+                  (v->kind == AT_OPAQUE && (str_starts(v->u.str, "dense_resource<") || str_starts(v->u.str, "sparse<")));
+  if (!elements || !v->type) return VFY_ERR(op, "attribute 'value' must be an elements attribute (dense<...>)");
   if (!dense_fits(v, t))
     return VFY_ERR(op, "value type %s does not match %s type %s", vfy_tstr(v->type), what, vfy_tstr(t));
   return NULL;

@@ -914,6 +914,16 @@ static void test_control(void **state) {
 /* ------------------------------------------------------------------ misc */
 
 static const vcase misc[] = {
+    {"constant value of a foreign dialect",
+     "func.func @f() -> tensor<f32> {\n"
+     "  %0 = \"stablehlo.constant\"() <{value = #sdy.sharding<@mesh, [{}, {\"x\"}]>}> : () -> tensor<f32>\n"
+     "  return %0 : tensor<f32>\n}\n",
+     "attribute 'value' must be an elements attribute", 2, 3},
+    {"constant from a resource blob",
+     "func.func @f() -> tensor<2xf32> {\n"
+     "  %0 = \"stablehlo.constant\"() <{value = dense_resource<blob1> : tensor<2xf32>}> : () -> tensor<2xf32>\n"
+     "  return %0 : tensor<2xf32>\n}\n",
+     NULL, 0, 0},
     {"multi-result alias picks a result",
      "func.func @f(%a: tensor<2xf32>, %b: tensor<3xi32>) -> tensor<3xi32> {\n"
      "  %0:2 = stablehlo.custom_call @t(%a, %b) {output_operand_aliases = [#stablehlo.output_operand_alias<"
