@@ -8,6 +8,9 @@ static bool named_list_eq(const shl_named_attr *a, const shl_named_attr *b, uint
   return true;
 }
 
+/* Empty payloads may have NULL data, which memcmp must not see. */
+static bool bytes_eq(const void *a, const void *b, size_t n) { return n == 0 || memcmp(a, b, n) == 0; }
+
 bool attr_eq(const shl_attr *a, const shl_attr *b) {
   if (a == b) return true;
   if (!a || !b || a->kind != b->kind) return false;
@@ -39,14 +42,13 @@ bool attr_eq(const shl_attr *a, const shl_attr *b) {
         if (!attr_eq(a->u.arr.items[i], b->u.arr.items[i])) return false;
       return true;
     case AT_INTLIST:
-      return a->u.ints.n == b->u.ints.n &&
-             (a->u.ints.n == 0 || memcmp(a->u.ints.v, b->u.ints.v, a->u.ints.n * sizeof(int64_t)) == 0);
+      return a->u.ints.n == b->u.ints.n && bytes_eq(a->u.ints.v, b->u.ints.v, a->u.ints.n * sizeof(int64_t));
     case AT_DENSE_ARRAY:
       return a->u.darr.n == b->u.darr.n &&
-             memcmp(a->u.darr.data, b->u.darr.data, (size_t)a->u.darr.n * dtype_bytes(a->type->dtype)) == 0;
+             bytes_eq(a->u.darr.data, b->u.darr.data, (size_t)a->u.darr.n * dtype_bytes(a->type->dtype));
     case AT_DENSE:
       return a->u.dense.splat == b->u.dense.splat && a->u.dense.nbytes == b->u.dense.nbytes &&
-             memcmp(a->u.dense.data, b->u.dense.data, a->u.dense.nbytes) == 0;
+             bytes_eq(a->u.dense.data, b->u.dense.data, a->u.dense.nbytes);
     case AT_DICT:
       return a->u.dict.n == b->u.dict.n && named_list_eq(a->u.dict.items, b->u.dict.items, a->u.dict.n);
     case AT_ENUM:
