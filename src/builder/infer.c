@@ -173,7 +173,7 @@ static shl_status infer_slice(shl_arena *a, const bld_spec *s, type_list *out) {
   if (!d) return st_oom();
   for (int32_t i = 0; i < t->rank; i++) {
     if (st[i] <= 0 || lo[i] < 0 || hi[i] < lo[i]) return INFER_ERR(s, "bad slice bounds in dimension %d", i);
-    d[i] = (hi[i] - lo[i] + st[i] - 1) / st[i];
+    d[i] = (int64_t)(((__int128)hi[i] - lo[i] + st[i] - 1) / st[i]); /* wide: user-given bounds */
   }
   return one(a, shaped(a, t, t->rank, d), out);
 }
@@ -209,8 +209,14 @@ static shl_status infer_pad(shl_arena *a, const bld_spec *s, type_list *out) {
   if (!d) return st_oom();
   for (int32_t i = 0; i < t->rank; i++) {
     int64_t x = t->dims[i];
-    d[i] = x == SHL_DYN ? SHL_DYN : x + lo[i] + hi[i] + (x > 0 ? (x - 1) * in[i] : 0);
-    if (d[i] != SHL_DYN && d[i] < 0) return INFER_ERR(s, "padding makes dimension %d negative", i);
+    if (x == SHL_DYN) {
+      d[i] = SHL_DYN;
+      continue;
+    }
+    if (in[i] < 0) return INFER_ERR(s, "interior padding cannot be negative: %lld", (long long)in[i]);
+    __int128 n = (__int128)x + lo[i] + hi[i] + (__int128)(x > 0 ? x - 1 : 0) * in[i]; /* wide: user-given paddings */
+    if (n < 0 || n > INT64_MAX) return INFER_ERR(s, "padding makes dimension %d %s", i, n < 0 ? "negative" : "too large");
+    d[i] = (int64_t)n;
   }
   return one(a, shaped(a, t, t->rank, d), out);
 }

@@ -190,6 +190,20 @@ static void test_ops_and_inference(void **state) {
                       .n_attrs = 1, .attrs = cat_attrs};
   OK(shloc_build_op(b, &s2, &cat));
   expect_type(shloc_op_result(cat, 0), "tensor<4x3xf32>");
+  /* Inference never overflows on caller-given sizes: a clear error instead. */
+  shloc_op *bad;
+  shloc_value *pad_value = cst;
+  shloc_attr_pair huge_pad[] = {{"edge_padding_low", "array<i64: 9223372036854775807, 0>"},
+                                {"edge_padding_high", "array<i64: 9223372036854775807, 0>"},
+                                {"interior_padding", "array<i64: 0, 0>"}};
+  shloc_op_spec s4 = {.name = "stablehlo.pad", .n_operands = 2, .operands = (shloc_value *[]){x, pad_value},
+                      .n_attrs = 3, .attrs = huge_pad};
+  expect_err(shloc_build_op(b, &s4, &bad), SHLOC_ERR_VERIFY, "padding makes dimension 0 too large");
+  shloc_attr_pair huge_slice[] = {{"start_indices", "array<i64: 0, 0>"},
+                                  {"limit_indices", "array<i64: 9223372036854775807, 3>"},
+                                  {"strides", "array<i64: 9223372036854775807, 1>"}};
+  shloc_op_spec s5 = {.name = "stablehlo.slice", .n_operands = 1, .operands = &x, .n_attrs = 3, .attrs = huge_slice};
+  expect_err(shloc_build_op(b, &s5, &bad), SHLOC_ERR_VERIFY, "is larger than dimension size 2");
   const shloc_type *tok = parse_type(m, "!stablehlo.token");
   shloc_op_spec s3 = {.name = "mydialect.opaque_thing", .n_operands = 1, .operands = &x, .n_results = 1,
                       .result_types = &tok, .n_attrs = 1, .attrs = (shloc_attr_pair[]){{"mydialect.level", "3 : i8"}}};
