@@ -189,13 +189,15 @@ shl_status p_nest_enter(shl_parser *p) {
 }
 
 shl_status p_balanced(shl_parser *p, char open, shl_str *out) {
-  char close = open == '(' ? ')' : open == '[' ? ']' : open == '{' ? '}' : '>';
+  static const char openers[] = "([{<", closers[] = ")]}>";
   const char *start = p_tok(p)->text.p;
   if (!tok_punct(p_tok(p), open)) return parse_error(p, "expected '%c'", open);
-  /* Count all bracket kinds so that e.g. '>' inside "(...)" is not mistaken
-   * for the end; '->' is its own token and never closes '<'. */
-  int depth = 0;
-  uint32_t entered = 0;
+  /* Brackets of every kind must nest properly, as MLIR requires of dialect
+   * attribute and type bodies, so that e.g. '>' inside "(...)" is not taken
+   * for the end; '->' is its own token and closes nothing.  `expect` holds
+   * the closers still due, innermost last; p_nest_enter bounds its depth. */
+  char *expect = NULL;
+  uint32_t depth = 0, cap = 0, base = p->depth;
   shl_status st = NULL;
   for (;;) {
     shl_token *t = p_tok(p);
@@ -207,19 +209,29 @@ shl_status p_balanced(shl_parser *p, char open, shl_str *out) {
       st = parse_error(p, "bad token");
       break;
     }
-    if (t->kind == TK_PUNCT && (t->text.p[0] == '(' || t->text.p[0] == '[' || t->text.p[0] == '{' || t->text.p[0] == '<')) {
-      depth++;
+    char c = t->kind == TK_PUNCT ? t->text.p[0] : t->kind == TK_META_BEGIN ? '{' : t->kind == TK_META_END ? '}' : 0;
+    const char *o = c ? strchr(openers, c) : NULL, *cl = c && !o ? strchr(closers, c) : NULL;
+    if (o) {
       if ((st = p_nest_enter(p))) break;
-      entered++;
-    } else if (t->kind == TK_META_BEGIN) {
-      depth++;
-    } else if (t->kind == TK_PUNCT && (t->text.p[0] == ')' || t->text.p[0] == ']' || t->text.p[0] == '}' || t->text.p[0] == '>')) {
-      depth--;
-      if (depth == 0) {
-        if (t->text.p[0] != close) {
-          st = parse_error(p, "mismatched '%c'", t->text.p[0]);
+      if (depth == cap) {
+        cap = cap ? 2 * cap : 32;
+        char *grown = arena_alloc_uninit(&p->scratch, cap);
+        if (!grown) {
+          st = OOM();
           break;
         }
+        if (depth) memcpy(grown, expect, depth);
+        expect = grown;
+      }
+      expect[depth++] = closers[o - openers];
+    } else if (cl) {
+      if (*cl != expect[depth - 1]) {
+        st = parse_error(p, "mismatched '%c' (expected '%c')", *cl, expect[depth - 1]);
+        break;
+      }
+      depth--;
+      p->depth--;
+      if (depth == 0) {
         *out = (shl_str){start, (size_t)(t->text.p + 1 - start)};
         p_next(p);
         break;
@@ -227,7 +239,7 @@ shl_status p_balanced(shl_parser *p, char open, shl_str *out) {
     }
     p_next(p);
   }
-  p->depth -= entered;
+  p->depth = base;
   return st;
 }
 

@@ -292,6 +292,21 @@ static void test_deep_nesting(void **state) {
   free(s);
 }
 
+/* Dialect attribute and type bodies are kept as text, but their brackets must
+ * nest as MLIR requires; the nesting limit counts depth, not how many
+ * brackets a flat body has. */
+static void test_opaque_bodies(void **state) {
+  (void)state;
+  /* 200 sibling groups (600 brackets) at depth 2, under the default limit of 256. */
+  char *s = repeat("\"t.op\"() {x = #sdy.a<", "[i], (j), {k=1}, ", 200, "", "", "->([i])>} : () -> ()");
+  free(round_trip(s));
+  free(s);
+  expect_error("\"t.op\"() {x = #sdy.a<([i, j])->([i, j]) {i=2, j]>} : () -> ()", SHLOC_ERR_PARSE,
+               "mismatched ']' (expected '}')", 1, 48);
+  expect_error("\"t.op\"() : () -> !quant.x<i8:f32, (0.5]>", SHLOC_ERR_PARSE, "mismatched ']' (expected ')')", 1,
+               39);
+}
+
 /* 10^6 distinct names in one dictionary: parses, and the module's memory stays
  * proportional to the input. */
 static void test_many_attribute_names(void **state) {
@@ -871,7 +886,7 @@ int main(void) {
       cmocka_unit_test(test_rich_module_round_trips),
       cmocka_unit_test(test_every_prefix),
       cmocka_unit_test(test_huge_dimensions),
-      cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_deep_nesting), cmocka_unit_test(test_opaque_bodies),
       cmocka_unit_test(test_many_attribute_names),
       cmocka_unit_test(test_bad_bytes),
       cmocka_unit_test(test_unterminated_strings),
