@@ -4,11 +4,43 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "shloc/shloc.h"
 
 /* Reads a whole file ("-" = stdin); returns false after printing an error. */
 bool cli_read_file(const char *path, char **out, size_t *len);
+/* An input file for parsing with shloc_module_parse_borrowed (the text must
+ * outlive the modules parsed from it).  Large regular files are read into
+ * fresh huge-page memory: in this VM that beats mapping the file, whose
+ * page-cache pages cost a slow first-touch fault per 4 KiB.  stdin and other
+ * files are read into malloc'd memory.  The text is not NUL-terminated. */
+typedef struct {
+  const char *text;
+  size_t len;
+  void *map;      /* pages to unmap (arena_unmap_pages), or NULL */
+  size_t map_len;
+  char *owned;    /* buffer to free, or NULL */
+} cli_input;
+/* Returns false after printing an error. */
+bool cli_input_open(const char *path, cli_input *in);
+void cli_input_close(cli_input *in);
+
+/* Output streamed through stdio ("-" = stdout); regular files are written to
+ * a temporary file renamed over the target on success. */
+typedef struct {
+  FILE *f;
+  const char *path;
+  char *tmp; /* temporary name, or NULL when writing in place */
+  bool failed;
+} cli_output;
+bool cli_output_open(const char *path, cli_output *o);
+/* A shloc_write_fn writing to a cli_output. */
+bool cli_output_write(void *o, const char *data, size_t len);
+/* Finishes (commit = rename into place) or abandons the output; false after
+ * printing an error. */
+bool cli_output_close(cli_output *o, bool commit);
+
 /* Writes data atomically (temp file + rename); "-" = stdout. */
 bool cli_write_file(const char *path, const char *data, size_t len);
 /* Prints a status MLIR-style (with source line and caret) to stderr and frees it. */

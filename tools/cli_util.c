@@ -1,5 +1,7 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 
 #include "cli.h"
 #include "ir/ir.h"
+#include "support/arena.h"
 
 bool cli_read_file(const char *path, char **out, size_t *len) {
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -43,6 +46,103 @@ bool cli_read_file(const char *path, char **out, size_t *len) {
   *out = buf;
   *len = n;
   return true;
+}
+
+bool cli_input_open(const char *path, cli_input *in) {
+  memset(in, 0, sizeof *in);
+  if (strcmp(path, "-") != 0) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+      fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
+      return false;
+    }
+    struct stat sb;
+    bool big = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (1 << 20) &&
+               (uint64_t)sb.st_size < SIZE_MAX / 2;
+    char *buf = big ? arena_map_pages((size_t)sb.st_size, &in->map_len) : NULL;
+    if (buf) {
+      size_t n = (size_t)sb.st_size, got = 0;
+      while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got < ((size_t)1 << 30) ? n - got : (size_t)1 << 30);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+      }
+      close(fd);
+      if (got != n) {
+        arena_unmap_pages(buf, in->map_len);
+        fprintf(stderr, "%s: error: cannot read file\n", path);
+        return false;
+      }
+      in->text = in->map = buf;
+      in->len = n;
+      return true;
+    }
+    close(fd);
+  }
+  size_t len;
+  if (!cli_read_file(path, &in->owned, &len)) return false;
+  in->text = in->owned;
+  in->len = len;
+  return true;
+}
+
+void cli_input_close(cli_input *in) {
+  arena_unmap_pages(in->map, in->map_len);
+  free(in->owned);
+  memset(in, 0, sizeof *in);
+}
+
+bool cli_output_open(const char *path, cli_output *o) {
+  memset(o, 0, sizeof *o);
+  o->path = path;
+  if (strcmp(path, "-") == 0) {
+    o->f = stdout;
+    return true;
+  }
+  /* Atomic replacement only makes sense for regular files: devices and pipes
+   * (-o /dev/null, -o /dev/stdout) are written in place. */
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    o->f = fopen(path, "wb");
+  } else {
+    size_t n = strlen(path) + 32;
+    o->tmp = malloc(n);
+    if (o->tmp) {
+      snprintf(o->tmp, n, "%s.tmp.%ld", path, (long)getpid());
+      o->f = fopen(o->tmp, "wb");
+    }
+  }
+  if (!o->f) {
+    fprintf(stderr, "%s: error: cannot write: %s\n", path, strerror(errno));
+    free(o->tmp);
+    o->tmp = NULL;
+    return false;
+  }
+  return true;
+}
+
+bool cli_output_write(void *user, const char *data, size_t len) {
+  cli_output *o = user;
+  if (!o->failed && fwrite(data, 1, len, o->f) != len) o->failed = true;
+  return !o->failed;
+}
+
+bool cli_output_close(cli_output *o, bool commit) {
+  bool ok = !o->failed;
+  if (o->f == stdout) {
+    if (fflush(stdout) != 0) ok = false;
+  } else if (o->f && fclose(o->f) != 0) {
+    ok = false;
+  }
+  if (o->tmp) {
+    if (ok && commit && rename(o->tmp, o->path) != 0) ok = false;
+    if (!ok || !commit) remove(o->tmp);
+    free(o->tmp);
+  }
+  if (!ok && commit) fprintf(stderr, "%s: error: cannot write: %s\n", o->path, strerror(errno));
+  memset(o, 0, sizeof *o);
+  return ok || !commit;
 }
 
 bool cli_write_file(const char *path, const char *data, size_t len) {

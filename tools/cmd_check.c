@@ -68,21 +68,23 @@ int cmd_check(int argc, char **argv) {
   int failed = 0, passed = 0;
   for (size_t i = 0; i < paths.n; i++) {
     const char *path = paths.v[i];
-    char *text;
-    size_t len;
-    if (!cli_read_file(path, &text, &len)) {
+    cli_input in;
+    if (!cli_input_open(path, &in)) {
       failed++;
       continue;
     }
+    const char *text = in.text;
+    size_t len = in.len;
     /* A file holding "// -----" separators is split even without the flag
      * when round-tripping a corpus. */
-    bool file_split = split || (rt && strstr(text, "\n// -----") != NULL);
+    bool file_split = split || (rt && memmem(text, len, "\n// -----", 9) != NULL);
     cli_chunk *chunks;
     size_t n = cli_split(text, len, file_split, &chunks);
     bool ok = true;
     for (size_t c = 0; c < n; c++) {
       shloc_module *m = NULL;
-      shloc_status st = shloc_module_parse(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
+      shloc_status st =
+          shloc_module_parse_borrowed(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
       if (!st) st = shloc_module_verify(m);
       if (!st && rt) st = roundtrip(ctx, m, path);
       if (st) {
@@ -93,7 +95,7 @@ int cmd_check(int argc, char **argv) {
     }
     ok ? passed++ : failed++;
     free(chunks);
-    free(text);
+    cli_input_close(&in);
   }
   if (paths.n > 1) printf("%d passed, %d failed\n", passed, failed);
   cli_paths_free(&paths);

@@ -31,45 +31,41 @@ int cmd_fmt(int argc, char **argv) {
     fprintf(stderr, "shloc fmt: missing FILE (see shloc fmt --help)\n");
     return 2;
   }
-  char *text;
-  size_t len;
-  if (!cli_read_file(path, &text, &len)) return 1;
+  cli_input in;
+  if (!cli_input_open(path, &in)) return 1;
   shloc_context *ctx = shloc_context_create();
-  cli_chunk *chunks;
-  size_t n = cli_split(text, len, split, &chunks);
-  char *all = NULL;
-  size_t all_len = 0;
-  int rc = 0;
+  cli_chunk *chunks = NULL;
+  size_t n = ctx ? cli_split(in.text, in.len, split, &chunks) : 0;
+  shloc_module **mods = n ? calloc(n, sizeof *mods) : NULL;
+  int rc = mods ? 0 : 1;
+  /* Everything is parsed and verified before anything is printed, so an
+   * error leaves no partial output behind (the input stays mapped and
+   * borrowed by the modules until they are printed). */
   for (size_t c = 0; c < n && rc == 0; c++) {
-    shloc_module *m;
-    shloc_status st = shloc_module_parse(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
-    if (!st && verify) st = shloc_module_verify(m);
-    char *s = NULL;
-    size_t sl = 0;
-    if (!st) st = shloc_module_print(m, flags, &s, &sl);
+    shloc_status st =
+        shloc_module_parse_borrowed(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &mods[c]);
+    if (!st && verify) st = shloc_module_verify(mods[c]);
     if (st) {
-      cli_report(st, text, len);
+      cli_report(st, in.text, in.len);
       rc = 1;
-    } else {
-      const char *sep = c ? "// -----\n" : "";
-      char *na = realloc(all, all_len + sl + strlen(sep) + 1);
-      if (na) {
-        all = na;
-        memcpy(all + all_len, sep, strlen(sep));
-        all_len += strlen(sep);
-        memcpy(all + all_len, s, sl);
-        all_len += sl;
-      } else {
-        rc = 1;
-      }
     }
-    free(s);
-    shloc_module_destroy(m);
   }
-  if (rc == 0 && !cli_write_file(out, all ? all : "", all_len)) rc = 1;
-  free(all);
+  cli_output o;
+  if (rc == 0 && !cli_output_open(out, &o)) rc = 1;
+  if (rc == 0) {
+    for (size_t c = 0; c < n && rc == 0; c++) {
+      if (c && !cli_output_write(&o, "// -----\n", 9)) rc = 1;
+      shloc_status st = rc ? NULL : shloc_module_write(mods[c], flags, cli_output_write, &o);
+      if (st && shloc_status_code(st) != SHLOC_ERR_IO) cli_report(st, NULL, 0);
+      else shloc_status_free(st);
+      if (st) rc = 1;
+    }
+    if (!cli_output_close(&o, rc == 0)) rc = 1;
+  }
+  for (size_t c = 0; c < n; c++) shloc_module_destroy(mods ? mods[c] : NULL);
+  free(mods);
   free(chunks);
   shloc_context_destroy(ctx);
-  free(text);
+  cli_input_close(&in);
   return rc;
 }

@@ -75,6 +75,13 @@ typedef struct shloc_module shloc_module;
  * own copy of nothing but what it needs: `text` may be freed afterwards. */
 SHLOC_API shloc_status shloc_module_parse(shloc_context *ctx, const char *filename, const char *text, size_t len,
                                           int first_line, shloc_module **out_module);
+/* Like shloc_module_parse, but the module borrows `text` instead of copying
+ * it: SSA names, opaque attributes and large hex constants refer into it, so
+ * `text` must stay valid and unchanged until shloc_module_destroy.  For input
+ * that is already stable in memory, such as a whole file read by the caller,
+ * it saves a copy of the input (`text` need not be NUL-terminated). */
+SHLOC_API shloc_status shloc_module_parse_borrowed(shloc_context *ctx, const char *filename, const char *text,
+                                                   size_t len, int first_line, shloc_module **out_module);
 /* Structural checks (dominance, regions, symbols) and per-op type rules. */
 SHLOC_API shloc_status shloc_module_verify(shloc_module *m);
 
@@ -84,6 +91,12 @@ enum {
 };
 /* Prints the module; *out is malloc'd and NUL-terminated. */
 SHLOC_API shloc_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len);
+/* Receives printed text in pieces; returns false to stop (an I/O error). */
+typedef bool (*shloc_write_fn)(void *user, const char *data, size_t len);
+/* Prints the module like shloc_module_print but streams it to `write` in
+ * pieces instead of building one string.  A false return from `write` stops
+ * printing and gives SHLOC_ERR_IO. */
+SHLOC_API shloc_status shloc_module_write(shloc_module *m, unsigned flags, shloc_write_fn write, void *user);
 SHLOC_API void shloc_module_destroy(shloc_module *m);
 
 #ifdef __cplusplus

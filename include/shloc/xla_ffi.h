@@ -1,10 +1,13 @@
 /* XLA FFI C ABI as implemented by shloc, for custom-call handler authors.
  *
  * Part 1 declares the structs, enums and function-table layout of XLA's FFI C
- * API (xla/ffi/api/c_api.h, API version 0.1, LP64), written independently
+ * API (xla/ffi/api/c_api.h, API version 0.5, LP64), written independently
  * but binary compatible: a handler compiled against XLA's header (or jaxlib's
- * copy of it) runs unchanged under shloc, and a handler compiled against this
- * header runs under XLA.  Part 2 declares the legacy (untyped) custom-call ABI.
+ * copy of it, any version from 0.1 on) runs unchanged under shloc, and a
+ * handler compiled against this header runs under XLA 0.5 or newer.  Where
+ * older versions laid out an argument struct differently (State_Set/Get,
+ * TypeId_Register), shloc reads the layout of the caller's version.
+ * Part 2 declares the legacy (untyped) custom-call ABI.
  * Part 3 is shloc's own plugin entry point.  Part 4 holds small static inline
  * helpers for handlers written in C; they only use Part 1.
  *
@@ -40,7 +43,12 @@ extern "C" {
 #define SHLOC_FFI_SIZE_THROUGH(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 #define XLA_FFI_API_MAJOR 0
-#define XLA_FFI_API_MINOR 1
+/* Compatibility rule (XLA's): a handler reports its header's version in the
+ * metadata query; the runtime accepts it when major matches and 0.1 <=
+ * version <= the runtime's.  Within a major version, the API table and the
+ * argument structs only grow; `struct_size` tells the callee which fields
+ * the caller knows. */
+#define XLA_FFI_API_MINOR 5
 
 typedef struct XLA_FFI_Api XLA_FFI_Api;
 typedef struct XLA_FFI_InternalApi XLA_FFI_InternalApi;           /* never used by external handlers */
@@ -110,6 +118,16 @@ typedef struct XLA_FFI_Error_GetMessage_Args {
 } XLA_FFI_Error_GetMessage_Args;
 enum { XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Error_GetMessage_Args, message) };
 typedef void XLA_FFI_Error_GetMessage(XLA_FFI_Error_GetMessage_Args *args);
+
+/* Since 0.5 (slot 18 of the API table; check api->struct_size first). */
+typedef struct XLA_FFI_Error_GetCode_Args {
+  size_t struct_size;
+  XLA_FFI_Extension_Base *extension_start;
+  XLA_FFI_Error *error;
+  XLA_FFI_Error_Code errc; /* out */
+} XLA_FFI_Error_GetCode_Args;
+enum { XLA_FFI_Error_GetCode_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Error_GetCode_Args, errc) };
+typedef void XLA_FFI_Error_GetCode(XLA_FFI_Error_GetCode_Args *args);
 
 typedef struct XLA_FFI_Error_Destroy_Args {
   size_t struct_size;
@@ -307,6 +325,7 @@ typedef struct XLA_FFI_Handler_Bundle {
 
 enum XLA_FFI_Handler_TraitsBits {
   XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE = 1u << 0, /* GPU only; ignored on CPU */
+  XLA_FFI_HANDLER_TRAITS_USES_DEVICE_COMMUNICATION = 1u << 1, /* GPU only; ignored on CPU */
 };
 typedef uint32_t XLA_FFI_Handler_Traits;
 
@@ -323,14 +342,29 @@ typedef XLA_FFI_Error *XLA_FFI_Handler_Register(XLA_FFI_Handler_Register_Args *a
 
 /* ---- type ids ---- */
 
-typedef struct XLA_FFI_TypeId_Register_Args {
+/* How the runtime handles values of a registered type (0.2 on): the deleter
+ * destroys a state set with XLA_FFI_State_Set when its call site goes away. */
+typedef struct XLA_FFI_TypeInfo {
+  size_t struct_size;
+  XLA_FFI_Extension_Base *extension_start;
+  void (*deleter)(void *object);
+} XLA_FFI_TypeInfo;
+enum { XLA_FFI_TypeInfo_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_TypeInfo, deleter) };
+
+/* Slot 5 of the API table (XLA_FFI_TypeId_Register in 0.1, without
+ * type_info).  XLA's STRUCT_SIZE stops at type_id, so a caller's struct_size
+ * cannot tell whether type_info is there: shloc reads type_info only when
+ * struct_size >= sizeof (48), which shloc_ffi_type_register sends.  A
+ * deleter registered otherwise is not known to shloc (the state leaks). */
+typedef struct XLA_FFI_Type_Register_Args {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_ByteSpan name;
-  XLA_FFI_TypeId *type_id; /* in/out: 0 = assign a fresh id; otherwise claim this id for `name` */
-} XLA_FFI_TypeId_Register_Args;
-enum { XLA_FFI_TypeId_Register_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_TypeId_Register_Args, type_id) };
-typedef XLA_FFI_Error *XLA_FFI_TypeId_Register(XLA_FFI_TypeId_Register_Args *args);
+  XLA_FFI_TypeId *type_id;           /* in/out: 0 = assign a fresh id; otherwise claim this id for `name` */
+  const XLA_FFI_TypeInfo *type_info; /* may be NULL */
+} XLA_FFI_Type_Register_Args;
+enum { XLA_FFI_Type_Register_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Type_Register_Args, type_id) };
+typedef XLA_FFI_Error *XLA_FFI_Type_Register(XLA_FFI_Type_Register_Args *args);
 
 /* ---- execution context ---- */
 
@@ -346,23 +380,30 @@ enum {
 };
 typedef XLA_FFI_Error *XLA_FFI_ExecutionContext_Get(XLA_FFI_ExecutionContext_Get_Args *args);
 
-/* ---- per-call-site state ---- */
+/* ---- per-call-site state ----
+ * One state per stage that sets it (instantiate, prepare, initialize; the
+ * execute stage has none and reads the instantiate state).  Instantiate
+ * state lives as long as the call site; prepare and initialize state for one
+ * execution.  Older layouts, still accepted from handlers of those versions:
+ * 0.1 {ctx, type_id, state, deleter} (48 bytes), 0.2 {ctx, type_id, state}
+ * (40 bytes), both meaning the instantiate stage. */
 
 typedef struct XLA_FFI_State_Set_Args {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_ExecutionContext *ctx;
-  XLA_FFI_TypeId *type_id;
+  XLA_FFI_ExecutionStage stage;
+  XLA_FFI_TypeId *type_id; /* the deleter comes from the type's XLA_FFI_TypeInfo */
   void *state;
-  void (*deleter)(void *state); /* run when the call site is destroyed; may be NULL */
 } XLA_FFI_State_Set_Args;
-enum { XLA_FFI_State_Set_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_State_Set_Args, deleter) };
+enum { XLA_FFI_State_Set_Args_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_State_Set_Args, state) };
 typedef XLA_FFI_Error *XLA_FFI_State_Set(XLA_FFI_State_Set_Args *args);
 
 typedef struct XLA_FFI_State_Get_Args {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_ExecutionContext *ctx;
+  XLA_FFI_ExecutionStage stage; /* the stage that set the state */
   XLA_FFI_TypeId *type_id;
   void *state; /* out */
 } XLA_FFI_State_Get_Args;
@@ -458,7 +499,8 @@ typedef XLA_FFI_Error *XLA_FFI_DeviceOrdinal_Get(XLA_FFI_DeviceOrdinal_Get_Args 
  * extension_start is a Metadata_Extension (type XLA_FFI_Extension_Metadata).
  * The handler must then fill `metadata` and return without doing any work.
  * shloc rejects a handler whose reported version is outside
- * [0.1, XLA_FFI_API_MAJOR.XLA_FFI_API_MINOR]. */
+ * [0.1, XLA_FFI_API_MAJOR.XLA_FFI_API_MINOR], and remembers the version to
+ * read the caller's layout of version-dependent argument structs. */
 
 typedef struct XLA_FFI_Metadata {
   size_t struct_size;
@@ -488,7 +530,7 @@ struct XLA_FFI_Api {
   XLA_FFI_Error_Destroy *XLA_FFI_Error_Destroy;
   XLA_FFI_Handler_Register *XLA_FFI_Handler_Register;
   XLA_FFI_Stream_Get *XLA_FFI_Stream_Get;
-  XLA_FFI_TypeId_Register *XLA_FFI_TypeId_Register;
+  XLA_FFI_Type_Register *XLA_FFI_Type_Register;
   XLA_FFI_ExecutionContext_Get *XLA_FFI_ExecutionContext_Get;
   XLA_FFI_State_Set *XLA_FFI_State_Set;
   XLA_FFI_State_Get *XLA_FFI_State_Get;
@@ -501,8 +543,9 @@ struct XLA_FFI_Api {
   XLA_FFI_Future_SetError *XLA_FFI_Future_SetError;
   XLA_FFI_RunId_Get *XLA_FFI_RunId_Get;
   XLA_FFI_DeviceOrdinal_Get *XLA_FFI_DeviceOrdinal_Get;
+  XLA_FFI_Error_GetCode *XLA_FFI_Error_GetCode; /* 0.5 */
 };
-enum { XLA_FFI_Api_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get) };
+enum { XLA_FFI_Api_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Api, XLA_FFI_Error_GetCode) };
 
 /* The process's API table (exported by the shloc executable or libshloc).
  * Libraries that register handlers from static initialisers call it; such
@@ -760,41 +803,64 @@ static inline int shloc_ffi_attr_get_bool(const XLA_FFI_Attrs *attrs, const char
 }
 
 /* Registers a user type by name (call once, e.g. on first use); *id receives
- * a fresh id when it is 0. */
-static inline XLA_FFI_Error *shloc_ffi_type_register(const XLA_FFI_Api *api, const char *name, XLA_FFI_TypeId *id) {
-  XLA_FFI_TypeId_Register_Args a;
+ * a fresh id when it is 0.  `deleter` (may be NULL) destroys states of the
+ * type. */
+static inline XLA_FFI_Error *shloc_ffi_type_register(const XLA_FFI_Api *api, const char *name, XLA_FFI_TypeId *id,
+                                                     void (*deleter)(void *)) {
+  XLA_FFI_TypeInfo info;
+  memset(&info, 0, sizeof info);
+  info.struct_size = XLA_FFI_TypeInfo_STRUCT_SIZE;
+  info.deleter = deleter;
+  XLA_FFI_Type_Register_Args a;
   memset(&a, 0, sizeof a);
-  a.struct_size = XLA_FFI_TypeId_Register_Args_STRUCT_SIZE;
+  /* The full size: tells shloc that type_info is present (XLA accepts it). */
+  a.struct_size = sizeof a;
   a.name.ptr = name;
   a.name.len = strlen(name);
   a.type_id = id;
-  return api->XLA_FFI_TypeId_Register(&a);
+  a.type_info = &info;
+  return api->XLA_FFI_Type_Register(&a);
 }
 
-/* Attaches `state` (of registered type *id) to the call site; typically in
- * the instantiate stage.  `deleter` runs when the call site goes away. */
-static inline XLA_FFI_Error *shloc_ffi_state_set(const XLA_FFI_CallFrame *cf, XLA_FFI_TypeId *id, void *state,
-                                                 void (*deleter)(void *)) {
+/* Attaches `state` (of registered type *id) to the call site for the
+ * frame's stage (typically instantiate); the type's deleter runs when the
+ * state goes away. */
+static inline XLA_FFI_Error *shloc_ffi_state_set(const XLA_FFI_CallFrame *cf, XLA_FFI_TypeId *id, void *state) {
   XLA_FFI_State_Set_Args a;
   memset(&a, 0, sizeof a);
   a.struct_size = XLA_FFI_State_Set_Args_STRUCT_SIZE;
   a.ctx = cf->ctx;
+  a.stage = cf->stage;
   a.type_id = id;
   a.state = state;
-  a.deleter = deleter;
   return cf->api->XLA_FFI_State_Set(&a);
 }
 
-/* Fetches the call site's state of type *id into *out. */
-static inline XLA_FFI_Error *shloc_ffi_state_get(const XLA_FFI_CallFrame *cf, XLA_FFI_TypeId *id, void **out) {
+/* Fetches the state of type *id that stage `stage` set into *out. */
+static inline XLA_FFI_Error *shloc_ffi_state_get(const XLA_FFI_CallFrame *cf, XLA_FFI_ExecutionStage stage,
+                                                 XLA_FFI_TypeId *id, void **out) {
   XLA_FFI_State_Get_Args a;
   memset(&a, 0, sizeof a);
   a.struct_size = XLA_FFI_State_Get_Args_STRUCT_SIZE;
   a.ctx = cf->ctx;
+  a.stage = stage;
   a.type_id = id;
   XLA_FFI_Error *err = cf->api->XLA_FFI_State_Get(&a);
   *out = err ? NULL : a.state;
   return err;
+}
+
+/* Code of an error returned by an API function; UNKNOWN when the runtime's
+ * table predates XLA_FFI_Error_GetCode (API 0.5). */
+static inline XLA_FFI_Error_Code shloc_ffi_error_code(const XLA_FFI_Api *api, XLA_FFI_Error *err) {
+  if (api->struct_size < SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Api, XLA_FFI_Error_GetCode) || !api->XLA_FFI_Error_GetCode)
+    return XLA_FFI_Error_Code_UNKNOWN;
+  XLA_FFI_Error_GetCode_Args a;
+  memset(&a, 0, sizeof a);
+  a.struct_size = XLA_FFI_Error_GetCode_Args_STRUCT_SIZE;
+  a.error = err;
+  api->XLA_FFI_Error_GetCode(&a);
+  return a.errc;
 }
 
 #ifdef __cplusplus

@@ -77,8 +77,28 @@ static bool same_shape(const shloc_tensor *a, const shloc_tensor *b) {
   return true;
 }
 
-shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args, shloc_tensor *results,
-                                  size_t n_results) {
+/* Checks the arguments and wraps them as buffers (ptrs[i] = &bufs[i]). */
+static shl_status wrap_args(const shl_op *f, const shloc_tensor *args, shl_buf *bufs, shl_buf **ptrs) {
+  const shl_type *ft = func_type(f);
+  for (uint32_t i = 0; i < ft->n_in; i++) {
+    shloc_tensor want;
+    describe(ft->in[i], &want);
+    if (!same_shape(&args[i], &want) || (want.nbytes && !args[i].data)) {
+      char got_s[256], want_s[256];
+      fmt_tensor(&args[i], got_s, sizeof got_s);
+      fmt_tensor(&want, want_s, sizeof want_s);
+      return op_error(f, SHLOC_ERR_INVALID_ARG, "argument #%u is %s%s, expected %s", i, got_s,
+                      want.nbytes && !args[i].data ? " without data" : "", want_s);
+    }
+    buf_init(&bufs[i], ft->in[i], args[i].data);
+    ptrs[i] = &bufs[i];
+  }
+  return NULL;
+}
+
+/* Runs with caller-provided result memory (into) or malloc'd results. */
+static shloc_status run(shloc_executable *x, const shloc_tensor *args, size_t n_args, shloc_tensor *results,
+                        size_t n_results, bool into) {
   const shl_op *f = executable_func(x);
   const shl_type *ft = func_type(f);
   if (n_args != ft->n_in || n_results != ft->n_out)
@@ -86,24 +106,19 @@ shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args,
                     ft->n_out, n_args, n_results);
   shl_buf *bufs = calloc(ft->n_in + ft->n_out + 1, sizeof *bufs);
   shl_buf **ptrs = calloc(ft->n_in + 1, sizeof *ptrs);
+  void **outs = calloc(ft->n_out + 1, sizeof *outs);
   shl_status st = NULL;
-  if (!bufs || !ptrs) st = st_oom();
-  for (uint32_t i = 0; !st && i < ft->n_in; i++) {
+  if (!bufs || !ptrs || !outs) st = st_oom();
+  if (!st) st = wrap_args(f, args, bufs, ptrs);
+  for (uint32_t i = 0; !st && into && i < ft->n_out; i++) {
     shloc_tensor want;
-    describe(ft->in[i], &want);
-    if (!same_shape(&args[i], &want) || (want.nbytes && !args[i].data)) {
-      char got_s[256], want_s[256];
-      fmt_tensor(&args[i], got_s, sizeof got_s);
-      fmt_tensor(&want, want_s, sizeof want_s);
-      st = op_error(f, SHLOC_ERR_INVALID_ARG, "argument #%u is %s%s, expected %s", i, got_s,
-                    want.nbytes && !args[i].data ? " without data" : "", want_s);
-      break;
-    }
-    buf_init(&bufs[i], ft->in[i], args[i].data);
-    ptrs[i] = &bufs[i];
+    describe(ft->out[i], &want);
+    if (want.nbytes && !results[i].data)
+      st = op_error(f, SHLOC_ERR_INVALID_ARG, "result #%u has no buffer (run_into needs %zu bytes)", i, want.nbytes);
+    outs[i] = results[i].data;
   }
   shl_buf *res = bufs + ft->n_in;
-  if (!st) st = executable_run(x, ptrs, res);
+  if (!st) st = into ? executable_run_into(x, ptrs, outs, res) : executable_run(x, ptrs, res);
   if (!st)
     for (uint32_t i = 0; i < ft->n_out; i++) {
       describe(ft->out[i], &results[i]);
@@ -111,5 +126,16 @@ shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args,
     }
   free(bufs);
   free(ptrs);
+  free(outs);
   return st;
+}
+
+shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args, shloc_tensor *results,
+                                  size_t n_results) {
+  return run(x, args, n_args, results, n_results, false);
+}
+
+shloc_status shloc_executable_run_into(shloc_executable *x, const shloc_tensor *args, size_t n_args,
+                                       shloc_tensor *results, size_t n_results) {
+  return run(x, args, n_args, results, n_results, true);
 }

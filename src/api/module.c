@@ -20,8 +20,8 @@ void shloc_context_destroy(shloc_context *ctx) { free(ctx); }
 
 shloc_limits *shloc_context_limits(shloc_context *ctx) { return &ctx->limits; }
 
-shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
-                              shloc_module **out_module) {
+static shl_status parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
+                        bool borrow, shloc_module **out_module) {
   *out_module = NULL;
   if (!filename) filename = "<input>";
   if (len > ctx->limits.max_file_bytes)
@@ -31,15 +31,19 @@ shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const ch
   if (!m) return st_oom();
   m->ctx = ctx;
   arena_init(&m->arena);
-  /* The module keeps a private copy of the text: names and opaque
-   * attributes are slices into it. */
-  char *copy = arena_alloc_uninit(&m->arena, len + 1);
+  /* Names and opaque attributes are slices into the text, so the module
+   * keeps a private copy unless the caller lends it for the module's life. */
+  const char *src = text;
   char *fname = arena_strndup(&m->arena, filename, strlen(filename));
-  if (!copy || !fname) {
+  if (!borrow) {
+    char *copy = arena_alloc_uninit(&m->arena, len + 1);
+    if (copy) memcpy(copy, text, len);
+    src = copy;
+  }
+  if (!src || !fname) {
     shloc_module_destroy(m);
     return st_oom();
   }
-  memcpy(copy, text, len);
   m->filename = fname;
   shl_parser p;
   memset(&p, 0, sizeof p);
@@ -48,7 +52,7 @@ shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const ch
   p.limits = &ctx->limits;
   strmap_init(&p.attr_aliases, &m->arena);
   strmap_init(&p.type_aliases, &m->arena);
-  lexer_init(&p.lx, fname, copy, len, first_line > 0 ? first_line : 1);
+  lexer_init(&p.lx, fname, src, len, first_line > 0 ? first_line : 1);
   shl_status st = parse_module_text(&p, m);
   if (st) {
     shloc_module_destroy(m);
@@ -56,6 +60,16 @@ shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const ch
   }
   *out_module = m;
   return NULL;
+}
+
+shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
+                              shloc_module **out_module) {
+  return parse(ctx, filename, text, len, first_line, false, out_module);
+}
+
+shl_status shloc_module_parse_borrowed(shloc_context *ctx, const char *filename, const char *text, size_t len,
+                                       int first_line, shloc_module **out_module) {
+  return parse(ctx, filename, text, len, first_line, true, out_module);
 }
 
 void shloc_module_destroy(shloc_module *m) {

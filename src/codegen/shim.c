@@ -56,43 +56,19 @@ static const shl_attr *alias_field(const shl_attr *e, const char *name) {
 
 /* ---- decoding ---- */
 
-/* api_version and the handler-visible configuration, by XLA's rules (the
- * same the executor applies): a dictionary in mhlo.backend_config or
- * backend_config means typed FFI; an api_version 4 string backend_config is
- * a dictionary written as MLIR text ("" and "{}": none); otherwise
- * backend_config is the legacy opaque string. */
+/* api_version and the handler-visible configuration, by the executor's
+ * rules (ffi_call_config_decode). */
 static shl_status decode_config(shloc_module *m, shim_call *c, const shl_attr *cfg) {
-  const shl_attr *api = cfg_get(cfg, "api_version"), *bc = cfg_get(cfg, "backend_config"),
-                 *mhlo = cfg_get(cfg, "mhlo.backend_config");
-  int64_t v = 1;
-  if (api && !attr_as_int(api, &v)) return decl_error(c, SHLOC_ERR_VERIFY, "api_version must be an integer");
-  bool bc_empty = !bc || (bc->kind == AT_STRING && bc->u.str.n == 0);
-  if (mhlo) {
-    if (mhlo->kind != AT_DICT || !bc_empty || (v != 1 && v != 4))
-      return decl_error(c, SHLOC_ERR_VERIFY,
-                        "mhlo.backend_config must be a dictionary, with api_version 4 and no backend_config");
-    c->api = 4;
-    c->dict = mhlo;
-  } else if (bc && bc->kind == AT_DICT) {
-    if (v != 4) return decl_error(c, SHLOC_ERR_VERIFY, "a dictionary backend_config requires api_version 4");
-    c->api = 4;
-    c->dict = bc;
-  } else if (bc && bc->kind != AT_STRING) {
-    return decl_error(c, SHLOC_ERR_VERIFY, "backend_config must be a string or a dictionary");
-  } else if (v == 4) {
-    c->api = 4;
-    if (!bc_empty && !str_eq_c(bc->u.str, "{}")) {
-      shl_status st = text_parse_attr(m, bc->u.str.p, bc->u.str.n, &c->dict);
-      if (st) return st_annotate(st, "backend_config of external function @%.*s", (int)c->sym.n, c->sym.p);
-      if (c->dict->kind != AT_DICT)
-        return decl_error(c, SHLOC_ERR_VERIFY, "an api_version 4 backend_config string must hold a dictionary");
-    }
-  } else if (v >= 1 && v <= 3) {
-    c->api = (int)v;
-    if (bc) c->opaque = bc->u.str;
-  } else {
-    return decl_error(c, SHLOC_ERR_UNSUPPORTED, "unsupported api_version %lld", (long long)v);
-  }
+  ffi_call_config cc;
+  shl_status st = ffi_call_config_decode(m, cfg_get(cfg, "api_version"), cfg_get(cfg, "backend_config"),
+                                         cfg_get(cfg, "mhlo.backend_config"), &cc);
+  if (st)
+    return st_at(st_annotate(st, "external function @%.*s (custom call '%.*s')", (int)c->sym.n, c->sym.p,
+                             (int)c->target.n, c->target.p),
+                 &c->decl->pos, "func.func");
+  c->api = cc.api_version;
+  c->dict = cc.dict;
+  c->opaque = cc.opaque;
   if (!c->dict || !c->dict->u.dict.n) {
     c->dict = NULL;
     return NULL;
@@ -100,7 +76,7 @@ static shl_status decode_config(shloc_module *m, shim_call *c, const shl_attr *c
   /* The conversion the runtime applies at first use: reject now what it would. */
   ffi_attrs *attrs;
   ST_TRY(ffi_attrs_create(&attrs));
-  shl_status st = ffi_attrs_from_dict(attrs, c->dict);
+  st = ffi_attrs_from_dict(attrs, c->dict);
   ffi_attrs_destroy(attrs);
   return st ? st_annotate(st, "external function @%.*s", (int)c->sym.n, c->sym.p) : NULL;
 }

@@ -80,5 +80,14 @@ const shl_op *executable_func(const shloc_executable *x);
 /* args: one buffer per function argument (shape and dtype must match);
  * results: filled with malloc'd data (caller frees results[i].data). */
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results);
+/* The same into caller-owned memory: results[i] is filled in (buf_init of
+ * the result type) with data = bufs[i], which must hold the result's bytes
+ * and overlap no other result buffer (it may overlap arguments: those
+ * results are then computed aside and copied).  Buffers can be reused from
+ * run to run, which saves first-touch page faults. */
+shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results);
+/* malloc (free() releases it) that asks for transparent huge pages for
+ * large blocks. */
+void *exec_malloc(size_t n);
 
 #endif

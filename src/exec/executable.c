@@ -34,23 +34,34 @@ void executable_destroy(shloc_executable *x) {
 
 const shl_op *executable_func(const shloc_executable *x) { return x->func; }
 
+static shl_status check_args(const shloc_executable *x, shl_buf *const *args) {
+  const shl_type *ft = func_type(x->func);
+  for (uint32_t i = 0; i < ft->n_in; i++)
+    if (!type_eq(args[i]->type, ft->in[i]))
+      return op_error(x->func, SHLOC_ERR_INVALID_ARG, "argument #%u has the wrong type", i);
+  return NULL;
+}
+
+shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results) {
+  ST_TRY(check_args(x, args));
+  const shl_type *ft = func_type(x->func);
+  for (uint32_t i = 0; i < ft->n_out; i++) buf_init(&results[i], ft->out[i], bufs[i]);
+  exec_ctx ec = {.x = x};
+  return plan_run_into(&ec, x->main, args, results);
+}
+
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results) {
   const shl_type *ft = func_type(x->func);
-  for (uint32_t i = 0; i < ft->n_in; i++) {
-    if (!type_eq(args[i]->type, ft->in[i]) && !(args[i]->type && type_eq(args[i]->type, ft->in[i])))
-      return op_error(x->func, SHLOC_ERR_INVALID_ARG, "argument #%u has the wrong type", i);
+  void **bufs = calloc(ft->n_out + 1, sizeof *bufs);
+  shl_status st = bufs ? NULL : st_oom();
+  for (uint32_t i = 0; !st && i < ft->n_out; i++) {
+    int64_t nb = ft->out[i]->kind == TY_TENSOR ? type_num_bytes(ft->out[i]) : 0;
+    bufs[i] = exec_malloc(nb > 0 ? (size_t)nb : 0);
+    if (!bufs[i]) st = st_oom();
   }
-  exec_ctx ec = {.x = x};
-  shl_buf **res;
-  ST_TRY(plan_run(&ec, x->main, args, &res));
-  for (uint32_t i = 0; i < x->main->n_results; i++) {
-    results[i] = *res[i];
-    results[i].data = malloc(res[i]->nbytes ? res[i]->nbytes : 1);
-    if (!results[i].data) {
-      for (uint32_t k = 0; k < i; k++) free(results[k].data);
-      return st_oom();
-    }
-    if (res[i]->nbytes) memcpy(results[i].data, res[i]->data, res[i]->nbytes);
-  }
-  return NULL;
+  if (!st) st = executable_run_into(x, args, bufs, results);
+  if (st)
+    for (uint32_t i = 0; bufs && i < ft->n_out; i++) free(bufs[i]);
+  free(bufs);
+  return st;
 }

@@ -106,6 +106,24 @@ static shl_status new_slot(plan_ctx *pc, exec_plan *p, const shl_type *t, slot_k
   return NULL;
 }
 
+/* Tuple values are flattened here: a value of tuple type gets one slot per
+ * leaf (tensor or token, depth first), allocated consecutively, and maps to
+ * its first leaf slot.  An op sees the leaves of its operands and results in
+ * order (plan_op.n_in/n_out count leaves). */
+uint32_t plan_leaf_count(const shl_type *t) {
+  if (t->kind != TY_TUPLE) return 1;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < t->n_in; i++) n += plan_leaf_count(t->in[i]);
+  return n;
+}
+
+static shl_status new_value_slots(plan_ctx *pc, exec_plan *p, const shl_type *t, slot_kind k, uint32_t *first) {
+  if (t->kind != TY_TUPLE) return new_slot(pc, p, t, k, first);
+  *first = p->n_slots;
+  for (uint32_t i = 0, s; i < t->n_in; i++) ST_TRY(new_value_slots(pc, p, t->in[i], k, &s));
+  return NULL;
+}
+
 /* Resolves a value used in builder b, capturing it from enclosing plans. */
 static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t *slot) {
   if (vmap_get(&b->vals, v, slot)) return NULL;
@@ -113,17 +131,37 @@ static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t
   uint32_t ps;
   ST_TRY(resolve(pc, b->parent, v, &ps));
   exec_plan *p = b->plan;
-  ST_TRY(new_slot(pc, p, v->type, SLOT_CAPTURE, slot));
-  if (p->n_captures == p->cap_captures) {
-    uint32_t ncap = p->cap_captures ? p->cap_captures * 2 : 8;
-    plan_capture *nc = plan_alloc(pc, ncap * sizeof *nc);
-    if (!nc) return st_oom();
-    if (p->n_captures) memcpy(nc, p->captures, p->n_captures * sizeof *nc);
-    p->captures = nc;
-    p->cap_captures = ncap;
+  ST_TRY(new_value_slots(pc, p, v->type, SLOT_CAPTURE, slot));
+  for (uint32_t k = 0; k < plan_leaf_count(v->type); k++) {
+    if (p->n_captures == p->cap_captures) {
+      uint32_t ncap = p->cap_captures ? p->cap_captures * 2 : 8;
+      plan_capture *nc = plan_alloc(pc, ncap * sizeof *nc);
+      if (!nc) return st_oom();
+      if (p->n_captures) memcpy(nc, p->captures, p->n_captures * sizeof *nc);
+      p->captures = nc;
+      p->cap_captures = ncap;
+    }
+    p->captures[p->n_captures++] = (plan_capture){ps + k, *slot + k};
   }
-  p->captures[p->n_captures++] = (plan_capture){ps, *slot};
   if (!vmap_put(pc, &b->vals, v, *slot)) return st_oom();
+  return NULL;
+}
+
+/* Only these kernels know that tuple operands and results arrive as leaves;
+ * region arguments and results stay one buffer per value (callers of a
+ * region count values). */
+static shl_status check_tuples(const shl_op *op) {
+  if (op_is(op, OP_TUPLE) || op_is(op, OP_GET_TUPLE_ELEMENT) || op_is(op, OP_CUSTOM_CALL)) return NULL;
+  bool term = op->def->traits & T_TERM;
+  for (uint32_t i = 0; i < op->n_operands; i++)
+    if (op->operands[i]->type->kind == TY_TUPLE)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "operand #%u is a tuple; the executor passes tuples only to "
+                      "stablehlo.tuple, get_tuple_element and custom_call%s", i,
+                      term ? " (not across region or function boundaries)" : "");
+  for (uint32_t i = 0; i < op->n_results; i++)
+    if (op->results[i].type->kind == TY_TUPLE)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "result #%u is a tuple; only stablehlo.tuple, get_tuple_element and "
+                      "custom_call produce tuples in the executor", i);
   return NULL;
 }
 
@@ -138,9 +176,9 @@ static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v,
   if (!d) return st_oom();
   size_t sz = dtype_bytes(type_storage_dtype(t));
   if (v->u.dense.splat) {
-    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, v->u.dense.data, sz);
+    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, attr_dense_data(v), sz);
   } else {
-    memcpy(d, v->u.dense.data, (size_t)nbytes);
+    memcpy(d, attr_dense_data(v), (size_t)nbytes);
   }
   *out = d;
   return NULL;
@@ -186,7 +224,7 @@ static shl_status layout(exec_plan *p, const uint32_t *def_op, const uint32_t *l
     goto out;
   }
   for (uint32_t s = 0; s < p->n_slots; s++)
-    if (p->slots[s].kind == SLOT_FRAME) {
+    if (p->slots[s].kind == SLOT_FRAME && !p->slots[s].share) {
       by_def[nf] = s;
       by_last[nf++] = s;
     }
@@ -227,11 +265,36 @@ static shl_status layout(exec_plan *p, const uint32_t *def_op, const uint32_t *l
     }
   }
   p->frame_bytes = top;
+  for (uint32_t s = 0; s < p->n_slots; s++)
+    if (p->slots[s].share) p->slots[s].offset = p->slots[p->slots[s].share - 1].offset;
 out:
   free(by_def);
   free(by_last);
   free(free_list);
   return st;
+}
+
+/* Scatter updates its results in place when they share the inputs' buffers:
+ * a result takes over input k's buffer when nothing reads that input later
+ * (nor elsewhere in the op), so the copy of the input disappears. */
+static void share_dead_operands(exec_plan *p, uint32_t *last_use, size_t cap) {
+  for (uint32_t i = 0; i < p->n_ops; i++) {
+    const plan_op *po = &p->ops[i];
+    if (po->kernel != &kernel_scatter) continue;
+    for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
+      uint32_t o = po->in_slots[k], r = po->out_slots[k];
+      plan_slot *so = &p->slots[o], *sr = &p->slots[r];
+      if (so->kind != SLOT_FRAME || o >= cap || r >= cap || last_use[o] != i || slot_bytes(so) != slot_bytes(sr)) continue;
+      bool once = true;
+      for (uint32_t j = 0; j < po->n_in; j++) once &= j == k || po->in_slots[j] != o;
+      for (uint32_t g = 0; g < po->op->n_regions; g++)
+        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) once &= po->regions[g]->captures[c].parent_slot != o;
+      if (!once) continue;
+      uint32_t root = so->share ? so->share - 1 : o;
+      sr->share = root + 1;
+      if (last_use[r] > last_use[root]) last_use[root] = last_use[r];
+    }
+  }
 }
 
 static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
@@ -242,6 +305,9 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   p->arg_slots = plan_alloc(pc, (blk->n_args + 1) * sizeof(uint32_t));
   if (!p->arg_slots) return st_oom();
   for (uint32_t i = 0; i < blk->n_args; i++) {
+    if (blk->args[i].type->kind == TY_TUPLE)
+      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "block argument #%u is a tuple; the executor does not pass "
+                      "tuples across region or function boundaries", i);
     ST_TRY(new_slot(pc, p, blk->args[i].type, SLOT_ARG, &p->arg_slots[i]));
     if (!vmap_put(pc, &b->vals, &blk->args[i], p->arg_slots[i])) return st_oom();
   }
@@ -277,6 +343,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   for (size_t k = 0; k < cap; k++) def_op[k] = last_use[k] = UINT32_MAX;
   uint32_t idx = 0, pos = 0;
   for (const shl_op *op = blk->first; op; op = op->next, pos++) {
+    if ((st = check_tuples(op))) goto out;
     if (op->def->traits & T_TERM) {
       p->n_results = op->n_operands;
       p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
@@ -333,10 +400,11 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       continue;
     }
     po->kernel = kernel_table[op_id(op)];
-    po->n_in = op->n_operands;
-    po->n_out = op->n_results;
-    po->in_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
-    po->out_slots = plan_alloc(pc, (op->n_results + 1) * sizeof(uint32_t));
+    po->n_in = po->n_out = 0;
+    for (uint32_t i = 0; i < op->n_operands; i++) po->n_in += plan_leaf_count(op->operands[i]->type);
+    for (uint32_t i = 0; i < op->n_results; i++) po->n_out += plan_leaf_count(op->results[i].type);
+    po->in_slots = plan_alloc(pc, (po->n_in + 1) * sizeof(uint32_t));
+    po->out_slots = plan_alloc(pc, (po->n_out + 1) * sizeof(uint32_t));
     po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
     if (!po->in_slots || !po->out_slots || !po->regions) {
       st = st_oom();
@@ -346,12 +414,16 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       st = op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
       goto out;
     }
-    for (uint32_t i = 0; i < op->n_operands; i++) {
-      if ((st = resolve(pc, b, op->operands[i], &po->in_slots[i]))) {
+    for (uint32_t i = 0, j = 0; i < op->n_operands; i++) {
+      uint32_t s;
+      if ((st = resolve(pc, b, op->operands[i], &s))) {
         st = st_at(st, &op->pos, op_name_cstr(op));
         goto out;
       }
-      TRACK(po->in_slots[i], last_use, idx);
+      for (uint32_t k = 0; k < plan_leaf_count(op->operands[i]->type); k++, j++) {
+        po->in_slots[j] = s + k;
+        TRACK(po->in_slots[j], last_use, idx);
+      }
     }
     for (uint32_t r2 = 0; r2 < op->n_regions; r2++) {
       exec_plan *sub = NULL;
@@ -360,14 +432,18 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       /* Values the nested region captures stay alive until this op is done. */
       for (uint32_t c = 0; c < sub->n_captures; c++) TRACK(sub->captures[c].parent_slot, last_use, idx);
     }
-    for (uint32_t i = 0; i < op->n_results; i++) {
+    for (uint32_t i = 0, j = 0; i < op->n_results; i++) {
       if (!type_is_static(op->results[i].type) && op->results[i].type->kind == TY_TENSOR) {
         st = op_error(op, SHLOC_ERR_UNSUPPORTED, "result #%u has a dynamic shape; dynamic shapes are not executed yet", i);
         goto out;
       }
-      if ((st = new_slot(pc, p, op->results[i].type, SLOT_FRAME, &po->out_slots[i]))) goto out;
-      TRACK(po->out_slots[i], def_op, idx);
-      if (!vmap_put(pc, &b->vals, &op->results[i], po->out_slots[i])) {
+      uint32_t s;
+      if ((st = new_value_slots(pc, p, op->results[i].type, SLOT_FRAME, &s))) goto out;
+      for (uint32_t k = 0; k < plan_leaf_count(op->results[i].type); k++, j++) {
+        po->out_slots[j] = s + k;
+        TRACK(po->out_slots[j], def_op, idx);
+      }
+      if (!vmap_put(pc, &b->vals, &op->results[i], s)) {
         st = st_oom();
         goto out;
       }
@@ -389,6 +465,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   /* Results never written by an op (unused) still need memory until the op ends. */
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].kind == SLOT_FRAME && s < cap && last_use[s] == UINT32_MAX) last_use[s] = def_op[s];
+  share_dead_operands(p, last_use, cap);
   st = layout(p, def_op, last_use);
 out:
 #undef TRACK

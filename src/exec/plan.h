@@ -12,6 +12,7 @@ typedef struct {
   slot_kind kind;
   size_t offset;     /* SLOT_FRAME: byte offset in the frame */
   void *const_data;  /* SLOT_CONST */
+  uint32_t share;    /* SLOT_FRAME: 1 + the slot whose buffer this one takes over (in-place update); 0 = its own */
 } plan_slot;
 
 typedef struct {
@@ -79,6 +80,8 @@ struct shloc_executable {
 
 /* The kernel that runs op (the op table's KERNEL column). */
 const shl_kernel *plan_kernel_of(const shl_op *op);
+/* Buffers a value of type t occupies: 1, or the leaves of a tuple (flattened). */
+uint32_t plan_leaf_count(const shl_type *t);
 /* Plans a function body (cached per function). */
 shl_status plan_function(plan_ctx *pc, const shl_op *func, exec_plan **out);
 /* Plans a region of `op` nested in the plan currently being built. */
@@ -89,6 +92,10 @@ shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf
  * while the other frame runs, so a loop can feed them back without a copy.
  * The plan must not be running (plan->busy). */
 shl_status plan_run_alt(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results);
+/* Runs a plan (not re-entered from one of its own ops unless recursion) with its results
+ * written to outs[i].data (outs[i].nbytes each, caller-owned): ops compute
+ * results straight into them where they can, the rest is copied. */
+shl_status plan_run_into(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf *outs);
 /* Whether every result of the plan is computed or captured in it (none
  * returns an argument), so results never alias the next run's arguments. */
 bool plan_results_own(const exec_plan *plan);

@@ -40,16 +40,32 @@ _Static_assert(offsetof(XLA_FFI_Handler_Register_Args, name) == 16 &&
 _Static_assert(offsetof(XLA_FFI_Api, api_version) == 16 && offsetof(XLA_FFI_Api, internal_api) == 40,
                "API table header");
 _Static_assert(offsetof(XLA_FFI_Api, XLA_FFI_Error_Create) == 48 &&
+                   offsetof(XLA_FFI_Api, XLA_FFI_Type_Register) == 48 + 5 * 8 &&
+                   offsetof(XLA_FFI_Api, XLA_FFI_State_Set) == 48 + 7 * 8 &&
                    offsetof(XLA_FFI_Api, XLA_FFI_Future_Create) == 48 + 13 * 8 &&
-                   offsetof(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get) == 48 + 17 * 8 && XLA_FFI_Api_STRUCT_SIZE == 192,
-               "API table slots");
+                   offsetof(XLA_FFI_Api, XLA_FFI_DeviceOrdinal_Get) == 48 + 17 * 8 &&
+                   offsetof(XLA_FFI_Api, XLA_FFI_Error_GetCode) == 48 + 18 * 8 && XLA_FFI_Api_STRUCT_SIZE == 200,
+               "API table slots (0.5)");
 _Static_assert(XLA_FFI_Error_Create_Args_STRUCT_SIZE == 28 && XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE == 32 &&
                    XLA_FFI_ExecutionContext_Get_Args_STRUCT_SIZE == 40 &&
                    XLA_FFI_DeviceMemory_Allocate_Args_STRUCT_SIZE == 48 &&
                    XLA_FFI_ThreadPool_Schedule_Args_STRUCT_SIZE == 40 && XLA_FFI_Future_SetError_Args_STRUCT_SIZE == 32,
                "more argument struct sizes");
-_Static_assert(XLA_FFI_Future_Create_Args_STRUCT_SIZE == 16 && XLA_FFI_TypeId_Register_Args_STRUCT_SIZE == 40 &&
-                   XLA_FFI_State_Set_Args_STRUCT_SIZE == 48 && XLA_FFI_State_Get_Args_STRUCT_SIZE == 40 &&
+/* 0.5 layouts, and the older State_Set/Get layouts the runtime still reads. */
+_Static_assert(XLA_FFI_Type_Register_Args_STRUCT_SIZE == 40 && sizeof(XLA_FFI_Type_Register_Args) == 48 &&
+                   offsetof(XLA_FFI_Type_Register_Args, type_info) == 40 && XLA_FFI_TypeInfo_STRUCT_SIZE == 24 &&
+                   XLA_FFI_Error_GetCode_Args_STRUCT_SIZE == 28 && offsetof(XLA_FFI_Error_GetCode_Args, errc) == 24,
+               "Type_Register/TypeInfo/Error_GetCode layout");
+_Static_assert(offsetof(XLA_FFI_State_Set_Args, ctx) == 16 && offsetof(XLA_FFI_State_Set_Args, stage) == 24 &&
+                   offsetof(XLA_FFI_State_Set_Args, type_id) == 32 && offsetof(XLA_FFI_State_Set_Args, state) == 40 &&
+                   offsetof(XLA_FFI_State_Get_Args, stage) == 24 && offsetof(XLA_FFI_State_Get_Args, state) == 40,
+               "State_Set/Get layout (0.5)");
+_Static_assert(offsetof(ffi_state_args_v01, ctx) == 16 && offsetof(ffi_state_args_v01, type_id) == 24 &&
+                   offsetof(ffi_state_args_v01, state) == 32 && offsetof(ffi_state_args_v01, deleter) == 40 &&
+                   FFI_STATE_ARGS_V02_SIZE == 40,
+               "State_Set/Get layouts of 0.1 (48 bytes with a deleter) and 0.2 (40 bytes)");
+_Static_assert(XLA_FFI_Future_Create_Args_STRUCT_SIZE == 16 &&
+                   XLA_FFI_State_Set_Args_STRUCT_SIZE == 48 && XLA_FFI_State_Get_Args_STRUCT_SIZE == 48 &&
                    XLA_FFI_ThreadPool_NumThreads_Args_STRUCT_SIZE == 32 && XLA_FFI_RunId_Get_Args_STRUCT_SIZE == 32 &&
                    XLA_FFI_DeviceOrdinal_Get_Args_STRUCT_SIZE == 28,
                "argument struct sizes");
@@ -60,7 +76,7 @@ _Static_assert(XLA_FFI_Future_Create_Args_STRUCT_SIZE == 16 && XLA_FFI_TypeId_Re
  * never freed, so handing it out cannot leak or double-free. */
 static XLA_FFI_Error oom_error = {XLA_FFI_Error_Code_RESOURCE_EXHAUSTED, "out of memory"};
 static XLA_FFI_Error unimplemented_error = {XLA_FFI_Error_Code_UNIMPLEMENTED,
-                                            "this XLA FFI API function is newer than shloc's API table (0.1)"};
+                                            "this XLA FFI API function is newer than shloc's API table (0.5)"};
 
 char *ffi_strndup(const char *s, size_t len) {
   char *d = malloc(len + 1);
@@ -137,6 +153,11 @@ static void api_error_get_message(XLA_FFI_Error_GetMessage_Args *args) {
   args->message = args->error ? args->error->message : "";
 }
 
+static void api_error_get_code(XLA_FFI_Error_GetCode_Args *args) {
+  if (args->struct_size < XLA_FFI_Error_GetCode_Args_STRUCT_SIZE) return;
+  args->errc = args->error ? args->error->code : XLA_FFI_Error_Code_OK;
+}
+
 static void api_error_destroy(XLA_FFI_Error_Destroy_Args *args) {
   if (args->struct_size < XLA_FFI_Error_Destroy_Args_STRUCT_SIZE) return;
   ffi_error_free(args->error);
@@ -166,34 +187,72 @@ static XLA_FFI_Error *api_execution_context_get(XLA_FFI_ExecutionContext_Get_Arg
                        (long long)id);
 }
 
+/* A State_Set/Get request in whichever layout the caller's API version
+ * uses: 0.2 sends 40 bytes {ctx, type_id, state}, 0.1 the same plus a
+ * deleter for Set (48 bytes), later versions (0.5 at the latest) {ctx,
+ * stage, type_id, state} (48 bytes, told apart from 0.1 by the version the
+ * site's handler reported). */
+typedef struct {
+  XLA_FFI_ExecutionContext *ctx;
+  int stage;
+  int64_t type_id;
+  void **state;                 /* the caller's state field */
+  void (*const *deleter)(void *); /* 0.1 Set: the caller's deleter field, else NULL */
+} state_req;
+
+static XLA_FFI_Error *state_request(const char *fn, void *args, state_req *r) {
+  size_t size = *(const size_t *)args;
+  XLA_FFI_Error *err = ffi_check_size(fn, size, FFI_STATE_ARGS_V02_SIZE);
+  if (err) return err;
+  ffi_state_args_v02 *old = args;
+  if (!old->ctx) return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "%s: no execution context", fn);
+  *r = (state_req){.ctx = old->ctx, .stage = XLA_FFI_ExecutionStage_INSTANTIATE};
+  XLA_FFI_TypeId *id;
+  if (size == FFI_STATE_ARGS_V02_SIZE || old->ctx->api_minor <= 1) {
+    id = old->type_id;
+    r->state = &old->state;
+    if (size > FFI_STATE_ARGS_V02_SIZE) r->deleter = &((ffi_state_args_v01 *)args)->deleter;
+  } else {
+    XLA_FFI_State_Set_Args *cur = args; /* State_Get_Args has the same layout */
+    r->stage = (int)cur->stage;
+    id = cur->type_id;
+    r->state = &cur->state;
+  }
+  if (r->stage < 0 || r->stage >= FFI_STATE_STAGES)
+    return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "%s: stage %d has no state (the execute stage reads "
+                         "the instantiate state)", fn, r->stage);
+  r->type_id = id ? id->type_id : 0;
+  return NULL;
+}
+
 static XLA_FFI_Error *api_state_set(XLA_FFI_State_Set_Args *args) {
-  CHECK_SIZE("XLA_FFI_State_Set", args, XLA_FFI_State_Set_Args);
-  CHECK_CTX("XLA_FFI_State_Set", args);
-  if (!args->type_id || args->type_id->type_id == 0)
+  state_req r;
+  XLA_FFI_Error *err = state_request("XLA_FFI_State_Set", args, &r);
+  if (err) return err;
+  if (r.type_id == 0)
     return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT, "XLA_FFI_State_Set: type id is not registered");
-  ffi_state *s = args->ctx->state;
+  ffi_state *s = &r.ctx->state[r.stage];
   if (s->set)
     return ffi_error_new(XLA_FFI_Error_Code_ALREADY_EXISTS,
-                         "XLA_FFI_State_Set: state of type id %lld is already set for this call site",
+                         "XLA_FFI_State_Set: state of type id %lld is already set for this call site and stage",
                          (long long)s->type_id);
-  s->set = true;
-  s->type_id = args->type_id->type_id;
-  s->ptr = args->state;
-  s->deleter = args->deleter;
+  *s = (ffi_state){true, r.type_id, *r.state, r.deleter ? *r.deleter : ffi_type_deleter(r.type_id)};
   return NULL;
 }
 
 static XLA_FFI_Error *api_state_get(XLA_FFI_State_Get_Args *args) {
-  CHECK_SIZE("XLA_FFI_State_Get", args, XLA_FFI_State_Get_Args);
-  CHECK_CTX("XLA_FFI_State_Get", args);
-  const ffi_state *s = args->ctx->state;
-  int64_t want = args->type_id ? args->type_id->type_id : 0;
-  if (!s->set) return ffi_error_new(XLA_FFI_Error_Code_NOT_FOUND, "XLA_FFI_State_Get: no state set for this call site");
-  if (s->type_id != want)
+  state_req r;
+  XLA_FFI_Error *err = state_request("XLA_FFI_State_Get", args, &r);
+  if (err) return err;
+  const ffi_state *s = &r.ctx->state[r.stage];
+  if (!s->set)
+    return ffi_error_new(XLA_FFI_Error_Code_NOT_FOUND, "XLA_FFI_State_Get: no state set for this call site by stage %d",
+                         r.stage);
+  if (s->type_id != r.type_id)
     return ffi_error_new(XLA_FFI_Error_Code_INVALID_ARGUMENT,
                          "XLA_FFI_State_Get: state has type id %lld, requested %lld", (long long)s->type_id,
-                         (long long)want);
-  args->state = s->ptr;
+                         (long long)r.type_id);
+  *r.state = s->ptr;
   return NULL;
 }
 
@@ -300,7 +359,7 @@ static const padded_api api_table = {
             .XLA_FFI_Error_Destroy = api_error_destroy,
             .XLA_FFI_Handler_Register = api_handler_register,
             .XLA_FFI_Stream_Get = api_stream_get,
-            .XLA_FFI_TypeId_Register = ffi_api_type_register,
+            .XLA_FFI_Type_Register = ffi_api_type_register,
             .XLA_FFI_ExecutionContext_Get = api_execution_context_get,
             .XLA_FFI_State_Set = api_state_set,
             .XLA_FFI_State_Get = api_state_get,
@@ -313,6 +372,7 @@ static const padded_api api_table = {
             .XLA_FFI_Future_SetError = ffi_api_future_set_error,
             .XLA_FFI_RunId_Get = api_run_id_get,
             .XLA_FFI_DeviceOrdinal_Get = api_device_ordinal_get,
+            .XLA_FFI_Error_GetCode = api_error_get_code,
         },
     .spare = {SPARE32},
 };

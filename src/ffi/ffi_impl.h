@@ -6,9 +6,29 @@
 
 #include "ffi/ffi.h"
 
-/* Accepted handler API versions: [0.1, XLA_FFI_API_MAJOR.XLA_FFI_API_MINOR]. */
+/* Accepted handler API versions: [0.1, XLA_FFI_API_MAJOR.XLA_FFI_API_MINOR]
+ * (XLA's rule: same major, not newer than the runtime). */
 #define FFI_MIN_MAJOR 0
 #define FFI_MIN_MINOR 1
+
+/* State_Set/Get argument layouts of older API versions (stage: instantiate). */
+typedef struct {
+  size_t struct_size;
+  XLA_FFI_Extension_Base *extension_start;
+  XLA_FFI_ExecutionContext *ctx;
+  XLA_FFI_TypeId *type_id;
+  void *state;
+  void (*deleter)(void *state); /* State_Set only */
+} ffi_state_args_v01;
+
+typedef struct {
+  size_t struct_size;
+  XLA_FFI_Extension_Base *extension_start;
+  XLA_FFI_ExecutionContext *ctx;
+  XLA_FFI_TypeId *type_id;
+  void *state;
+} ffi_state_args_v02;
+enum { FFI_STATE_ARGS_V02_SIZE = SHLOC_FFI_SIZE_THROUGH(ffi_state_args_v02, state) };
 
 /* ---- errors (api_table.c) ---- */
 
@@ -32,10 +52,18 @@ typedef struct {
   void (*deleter)(void *);
 } ffi_state;
 
+/* States a call site's handler set, by stage (instantiate, prepare,
+ * initialize). */
+#define FFI_STATE_STAGES 3
+
 struct XLA_FFI_ExecutionContext {
-  ffi_state *state;        /* the call site's state slot */
+  ffi_state *state;        /* the call site's FFI_STATE_STAGES state slots */
   const ffi_exec_env *env; /* never NULL during a call */
+  int api_minor;           /* API minor version the site's handler reported */
 };
+
+/* Releases one state slot (runs its deleter). */
+void ffi_state_clear(ffi_state *s);
 
 extern const ffi_exec_env ffi_default_env;
 
@@ -55,8 +83,17 @@ typedef struct {
   XLA_FFI_Future *created;
 } ffi_call_scope;
 
-void ffi_scope_enter(ffi_call_scope *scope, ffi_call_scope **saved);
-void ffi_scope_leave(ffi_call_scope *saved);
+/* The scope of the call running on this thread (future.c); entering and
+ * leaving are inline because they happen on every call. */
+extern _Thread_local ffi_call_scope *ffi_current_scope;
+
+static inline ffi_call_scope *ffi_scope_enter(ffi_call_scope *scope) {
+  ffi_call_scope *saved = ffi_current_scope;
+  scope->created = NULL;
+  ffi_current_scope = scope;
+  return saved;
+}
+static inline void ffi_scope_leave(ffi_call_scope *saved) { ffi_current_scope = saved; }
 /* Blocks until `f` completes; returns (and takes) its error, if any. */
 XLA_FFI_Error *ffi_future_wait(XLA_FFI_Future *f);
 /* Frees every future created in the scope, and `returned` (the one the
@@ -70,7 +107,9 @@ const XLA_FFI_Api *ffi_api(void);
 XLA_FFI_Future_Create ffi_api_future_create;
 XLA_FFI_Future_SetAvailable ffi_api_future_set_available;
 XLA_FFI_Future_SetError ffi_api_future_set_error;
-XLA_FFI_TypeId_Register ffi_api_type_register;
+XLA_FFI_Type_Register ffi_api_type_register;
+/* Deleter registered for a type id through XLA_FFI_TypeInfo, or NULL. */
+void (*ffi_type_deleter(int64_t id))(void *);
 /* Checks an argument struct's size; returns an INVALID_ARGUMENT error if small. */
 XLA_FFI_Error *ffi_check_size(const char *fn, size_t got, size_t want);
 
@@ -89,6 +128,7 @@ typedef struct {
   XLA_FFI_Handler_Traits traits; /* TYPED: registered | reported by the handler */
   shloc_legacy_fn legacy;        /* LEGACY, SYMBOL */
   bool verified;                 /* SYMBOL: metadata checked as a typed handler */
+  int api_minor;                 /* TYPED, verified SYMBOL: minor version the execute function reported */
   char *origin;
   int load_id; /* index of the plugin load that registered it, or -1 */
 } ffi_entry;
@@ -115,9 +155,10 @@ int ffi_registry_library_count(const ffi_registry *r);
 shl_status ffi_entry_bundle(ffi_entry *e, XLA_FFI_Handler_Bundle *out);
 
 /* Asks `fn` for its metadata and checks the API version; ORs the reported
- * traits into *traits when non-NULL. */
+ * traits into *traits and stores the minor version in *minor (each when
+ * non-NULL). */
 shl_status ffi_handler_check(const char *target, const char *stage, XLA_FFI_Handler *fn,
-                             XLA_FFI_Handler_Traits *traits);
+                             XLA_FFI_Handler_Traits *traits, int *minor);
 
 /* ---- attributes (attr_encode.c) ---- */
 

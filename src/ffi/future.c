@@ -7,15 +7,7 @@
 
 /* The call running on this thread, so futures a handler creates but never
  * returns can be freed when the call ends. */
-static _Thread_local ffi_call_scope *current_scope;
-
-void ffi_scope_enter(ffi_call_scope *scope, ffi_call_scope **saved) {
-  scope->created = NULL;
-  *saved = current_scope;
-  current_scope = scope;
-}
-
-void ffi_scope_leave(ffi_call_scope *saved) { current_scope = saved; }
+_Thread_local ffi_call_scope *ffi_current_scope;
 
 static void future_free(XLA_FFI_Future *f) {
   pthread_cond_destroy(&f->cv);
@@ -52,9 +44,9 @@ XLA_FFI_Error *ffi_api_future_create(XLA_FFI_Future_Create_Args *args) {
   if (!f) return ffi_error_new(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED, "XLA_FFI_Future_Create: out of memory");
   pthread_mutex_init(&f->mu, NULL);
   pthread_cond_init(&f->cv, NULL);
-  if (current_scope) {
-    f->next = current_scope->created;
-    current_scope->created = f;
+  if (ffi_current_scope) {
+    f->next = ffi_current_scope->created;
+    ffi_current_scope->created = f;
   }
   args->future = f;
   return NULL;

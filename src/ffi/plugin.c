@@ -51,7 +51,7 @@ shl_status ffi_registry_add_symbol(ffi_registry *r, const char *target, const ch
     ffi_entry proto = {.kind = kind, .legacy = (shloc_legacy_fn)fn, .origin = (char *)spec};
     if (kind == FFI_KIND_TYPED) {
       proto.bundle.execute = (XLA_FFI_Handler *)fn;
-      st = ffi_handler_check(target ? target : "", "execute", proto.bundle.execute, &proto.traits);
+      st = ffi_handler_check(target ? target : "", "execute", proto.bundle.execute, &proto.traits, &proto.api_minor);
     }
     if (!st) st = ffi_registry_insert(r, target, target ? strlen(target) : 0, NULL, 0, &proto);
   }

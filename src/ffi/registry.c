@@ -183,7 +183,7 @@ void ffi_registry_forget(ffi_registry *r, int load_id) {
 /* ---- version negotiation --------------------------------------------- */
 
 shl_status ffi_handler_check(const char *target, const char *stage, XLA_FFI_Handler *fn,
-                             XLA_FFI_Handler_Traits *traits) {
+                             XLA_FFI_Handler_Traits *traits, int *minor_out) {
   XLA_FFI_Metadata md = {.struct_size = XLA_FFI_Metadata_STRUCT_SIZE,
                          .api_version = {.struct_size = XLA_FFI_Api_Version_STRUCT_SIZE}};
   XLA_FFI_Metadata_Extension ext = {{XLA_FFI_Metadata_Extension_STRUCT_SIZE, XLA_FFI_Extension_Metadata, NULL}, &md};
@@ -212,17 +212,19 @@ shl_status ffi_handler_check(const char *target, const char *stage, XLA_FFI_Hand
                     "custom call '%s': %s handler was built for XLA FFI API %d.%d, but shloc supports %d.%d to %d.%d",
                     target, stage, major, minor, FFI_MIN_MAJOR, FFI_MIN_MINOR, XLA_FFI_API_MAJOR, XLA_FFI_API_MINOR);
   if (traits) *traits |= md.traits;
+  if (minor_out) *minor_out = minor;
   return NULL;
 }
 
-static shl_status check_bundle(const char *target, const XLA_FFI_Handler_Bundle *b, XLA_FFI_Handler_Traits *traits) {
+static shl_status check_bundle(const char *target, const XLA_FFI_Handler_Bundle *b, XLA_FFI_Handler_Traits *traits,
+                               int *minor) {
   if (!b || !b->execute)
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "custom call '%s': handler bundle has no execute function",
                     target);
-  ST_TRY(ffi_handler_check(target, "execute", b->execute, traits));
-  if (b->instantiate) ST_TRY(ffi_handler_check(target, "instantiate", b->instantiate, NULL));
-  if (b->prepare) ST_TRY(ffi_handler_check(target, "prepare", b->prepare, NULL));
-  if (b->initialize) ST_TRY(ffi_handler_check(target, "initialize", b->initialize, NULL));
+  ST_TRY(ffi_handler_check(target, "execute", b->execute, traits, minor));
+  if (b->instantiate) ST_TRY(ffi_handler_check(target, "instantiate", b->instantiate, NULL, NULL));
+  if (b->prepare) ST_TRY(ffi_handler_check(target, "prepare", b->prepare, NULL, NULL));
+  if (b->initialize) ST_TRY(ffi_handler_check(target, "initialize", b->initialize, NULL, NULL));
   return NULL;
 }
 
@@ -232,7 +234,7 @@ shl_status ffi_entry_bundle(ffi_entry *e, XLA_FFI_Handler_Bundle *out) {
                     "custom call '%s' is a legacy handler; the op needs api_version 1, 2 or 3", e->target);
   if (e->kind == FFI_KIND_SYMBOL && !e->verified) {
     XLA_FFI_Handler_Bundle b = {NULL, NULL, NULL, (XLA_FFI_Handler *)e->legacy};
-    ST_TRY(check_bundle(e->target, &b, NULL));
+    ST_TRY(check_bundle(e->target, &b, NULL, &e->api_minor));
     e->bundle = b;
     e->verified = true;
   }
@@ -248,7 +250,7 @@ shl_status ffi_registry_add_handler_n(ffi_registry *r, const char *target, size_
   char *name = ffi_strndup(target ? target : "", target ? target_len : 0);
   if (!name) return st_oom();
   ffi_entry proto = {.kind = FFI_KIND_TYPED, .traits = traits};
-  shl_status st = check_bundle(name, bundle, &proto.traits);
+  shl_status st = check_bundle(name, bundle, &proto.traits, &proto.api_minor);
   if (!st) {
     proto.bundle = *bundle;
     st = ffi_registry_insert(r, target, target_len, platform, platform_len, &proto);

@@ -16,12 +16,16 @@ struct ffi_site {
   XLA_FFI_CallFrame frame_template; /* execute-stage frame with no buffers filled */
   XLA_FFI_CallFrame frame;          /* the live frame handlers see */
   XLA_FFI_ExecutionContext ctx;
-  ffi_state state;
+  ffi_state states[FFI_STATE_STAGES];
   char *attrs_block;
   XLA_FFI_ArgType *arg_types;
   XLA_FFI_RetType *ret_types;
   void **buf_ptrs;      /* n_args + n_rets; args first */
   XLA_FFI_Buffer *bufs; /* n_args + n_rets; args first */
+  struct {
+    shl_dtype from;       /* the element type each of bufs was last filled from */
+    XLA_FFI_DataType to;  /* and its FFI type */
+  } *buf_dt;
   /* legacy */
   shloc_legacy_fn legacy;
   bool out_is_table;
@@ -33,17 +37,23 @@ struct ffi_site {
 
 void ffi_site_destroy(ffi_site *s) {
   if (!s) return;
-  if (s->state.set && s->state.deleter) s->state.deleter(s->state.ptr);
+  for (int k = 0; k < FFI_STATE_STAGES; k++) ffi_state_clear(&s->states[k]);
   free(s->target);
   free(s->attrs_block);
   free(s->arg_types);
   free(s->ret_types);
   free(s->buf_ptrs);
   free(s->bufs);
+  free(s->buf_dt);
   free(s->in);
   free(s->out_table);
   free(s->opaque);
   free(s);
+}
+
+void ffi_state_clear(ffi_state *s) {
+  if (s->set && s->deleter) s->deleter(s->ptr);
+  *s = (ffi_state){0};
 }
 
 static void *alloc_array(size_t n, size_t size) { return calloc(n ? n : 1, size); }
@@ -51,13 +61,16 @@ static void *alloc_array(size_t n, size_t size) { return calloc(n ? n : 1, size)
 /* Calls one stage of the bundle on the live frame, completing a returned
  * future before returning. */
 static shl_status run_stage(ffi_site *s, XLA_FFI_Handler *fn, XLA_FFI_ExecutionStage stage, const char *what) {
+  /* A fresh frame each time, as XLA builds one per call: what a handler
+   * wrote into the last one does not leak into this one. */
   s->frame = s->frame_template;
   s->frame.stage = stage;
-  ffi_call_scope scope, *saved;
-  ffi_scope_enter(&scope, &saved);
+  ffi_call_scope scope;
+  ffi_call_scope *saved = ffi_scope_enter(&scope);
   XLA_FFI_Error *err = fn(&s->frame);
   ffi_scope_leave(saved);
   XLA_FFI_Future *future = s->frame.future;
+  if (!err && !future && !scope.created) return NULL;
   if (future) {
     /* The handler promised to complete it; wait even when it also returned an
      * error, so nobody writes to a freed future. */
@@ -80,11 +93,13 @@ static shl_status prepare_typed(ffi_site *s, ffi_entry *e, const ffi_site_desc *
   s->ret_types = alloc_array((size_t)d->n_rets, sizeof *s->ret_types);
   s->buf_ptrs = alloc_array(nb, sizeof *s->buf_ptrs);
   s->bufs = alloc_array(nb, sizeof *s->bufs);
-  if (!s->arg_types || !s->ret_types || !s->buf_ptrs || !s->bufs) return st_oom();
+  s->buf_dt = alloc_array(nb, sizeof *s->buf_dt);
+  if (!s->arg_types || !s->ret_types || !s->buf_ptrs || !s->bufs || !s->buf_dt) return st_oom();
+  for (size_t i = 0; i < nb; i++) s->buf_dt[i].from = DT_INVALID;
   for (int i = 0; i < d->n_args; i++) s->arg_types[i] = XLA_FFI_ArgType_BUFFER;
   for (int i = 0; i < d->n_rets; i++) s->ret_types[i] = XLA_FFI_RetType_BUFFER;
   for (size_t i = 0; i < nb; i++) s->buf_ptrs[i] = &s->bufs[i];
-  s->ctx = (XLA_FFI_ExecutionContext){&s->state, d->env ? d->env : &ffi_default_env};
+  s->ctx = (XLA_FFI_ExecutionContext){s->states, d->env ? d->env : &ffi_default_env, e->api_minor};
   s->frame_template = (XLA_FFI_CallFrame){
       .struct_size = XLA_FFI_CallFrame_STRUCT_SIZE,
       .extension_start = NULL,
@@ -150,22 +165,37 @@ shl_status ffi_site_prepare(ffi_registry *r, const ffi_site_desc *d, ffi_site **
   return NULL;
 }
 
-/* Fills one XLA_FFI_Buffer; an element type with no FFI equivalent is an error. */
-static shl_status fill_buffer(const ffi_site *s, XLA_FFI_Buffer *b, const ffi_buffer *src, const char *role, int i) {
-  XLA_FFI_DataType dt = ffi_dtype_to_xla(src->dtype);
-  if (dt == XLA_FFI_DataType_INVALID || src->rank < 0 || (src->rank > 0 && !src->dims))
-    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "custom call '%s': %s %d has a type the XLA FFI cannot carry",
-                    s->target, role, i);
-  *b = (XLA_FFI_Buffer){XLA_FFI_Buffer_STRUCT_SIZE, NULL, dt, src->data, src->rank, (int64_t *)src->dims};
+/* Fills XLA_FFI_Buffer k (every field: a handler may have written to the
+ * last one); the element type is mapped and checked only when it changes,
+ * which for the executor's sites is once. */
+static shl_status fill_buffer(ffi_site *s, int k, const ffi_buffer *src, const char *role, int i) {
+  if (src->dtype != s->buf_dt[k].from || src->rank < 0 || (src->rank > 0 && !src->dims)) {
+    XLA_FFI_DataType x = ffi_dtype_to_xla(src->dtype);
+    if (x == XLA_FFI_DataType_INVALID || src->rank < 0 || (src->rank > 0 && !src->dims))
+      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "custom call '%s': %s %d has a type the XLA FFI cannot carry",
+                      s->target, role, i);
+    s->buf_dt[k].from = src->dtype;
+    s->buf_dt[k].to = x;
+  }
+  s->bufs[k] = (XLA_FFI_Buffer){XLA_FFI_Buffer_STRUCT_SIZE, NULL, s->buf_dt[k].to, src->data, src->rank,
+                                (int64_t *)src->dims};
   return NULL;
 }
 
 static shl_status call_typed(ffi_site *s, const ffi_buffer *args, const ffi_buffer *rets) {
-  for (int i = 0; i < s->n_args; i++) ST_TRY(fill_buffer(s, &s->bufs[i], &args[i], "operand", i));
-  for (int i = 0; i < s->n_rets; i++) ST_TRY(fill_buffer(s, &s->bufs[s->n_args + i], &rets[i], "result", i));
-  if (s->bundle.prepare) ST_TRY(run_stage(s, s->bundle.prepare, XLA_FFI_ExecutionStage_PREPARE, "prepare"));
-  if (s->bundle.initialize) ST_TRY(run_stage(s, s->bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE, "initialize"));
-  return run_stage(s, s->bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, NULL);
+  for (int i = 0; i < s->n_args; i++) ST_TRY(fill_buffer(s, i, &args[i], "operand", i));
+  for (int i = 0; i < s->n_rets; i++) ST_TRY(fill_buffer(s, s->n_args + i, &rets[i], "result", i));
+  if (!s->bundle.prepare && !s->bundle.initialize)
+    return run_stage(s, s->bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, NULL);
+  shl_status st = NULL;
+  if (s->bundle.prepare) st = run_stage(s, s->bundle.prepare, XLA_FFI_ExecutionStage_PREPARE, "prepare");
+  if (!st && s->bundle.initialize)
+    st = run_stage(s, s->bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE, "initialize");
+  if (!st) st = run_stage(s, s->bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, NULL);
+  /* Prepare and initialize state lives for one execution. */
+  ffi_state_clear(&s->states[XLA_FFI_ExecutionStage_PREPARE]);
+  ffi_state_clear(&s->states[XLA_FFI_ExecutionStage_INITIALIZE]);
+  return st;
 }
 
 static shl_status call_legacy(ffi_site *s, const ffi_buffer *args, const ffi_buffer *rets) {

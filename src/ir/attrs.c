@@ -1,6 +1,53 @@
 #include "attrs.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
+
+#include "support/hex.h"
+
+/* Large hex constants are validated while parsing but decoded only when
+ * something reads their bytes (`shloc check` and `shloc fmt` never do), so
+ * parsing them costs one read of the text and no writes. */
+struct shl_dense_lazy {
+  const char *hex; /* 2 * nbytes uppercase hex digits */
+  atomic_int state; /* LAZY_PENDING -> LAZY_BUSY (one decoder) -> LAZY_DONE */
+};
+
+enum { LAZY_PENDING, LAZY_BUSY, LAZY_DONE };
+
+const void *attr_dense_data(const shl_attr *a) {
+  shl_dense_lazy *z = a->u.dense.lazy;
+  if (!z || atomic_load_explicit(&z->state, memory_order_acquire) == LAZY_DONE) return a->u.dense.data;
+  int expect = LAZY_PENDING;
+  if (atomic_compare_exchange_strong_explicit(&z->state, &expect, LAZY_BUSY, memory_order_acquire,
+                                              memory_order_acquire)) {
+    /* The digits were validated by the parser, so decoding cannot fail. */
+    hex_decode(z->hex, a->u.dense.nbytes, (uint8_t *)a->u.dense.data);
+    atomic_store_explicit(&z->state, LAZY_DONE, memory_order_release);
+  } else {
+    while (atomic_load_explicit(&z->state, memory_order_acquire) != LAZY_DONE) sched_yield();
+  }
+  return a->u.dense.data;
+}
+
+const char *attr_dense_hex(const shl_attr *a) { return a->u.dense.lazy ? a->u.dense.lazy->hex : NULL; }
+
+shl_attr *attr_dense_lazy(shl_arena *a, const shl_type *type, const char *hex, size_t nbytes) {
+  shl_attr *at = attr_new(a, AT_DENSE);
+  shl_dense_lazy *z = ARENA_NEW(a, shl_dense_lazy);
+  /* Reserved, not touched: large arena blocks are fresh mappings, so pages
+   * are only faulted in if the data is ever decoded. */
+  void *data = arena_alloc_uninit(a, nbytes ? nbytes : 1);
+  if (!at || !z || !data) return NULL;
+  z->hex = hex;
+  atomic_init(&z->state, LAZY_PENDING);
+  at->type = type;
+  at->u.dense.data = data;
+  at->u.dense.nbytes = nbytes;
+  at->u.dense.lazy = z;
+  return at;
+}
 
 static bool named_list_eq(const shl_named_attr *a, const shl_named_attr *b, uint32_t n) {
   for (uint32_t i = 0; i < n; i++)
@@ -47,8 +94,10 @@ bool attr_eq(const shl_attr *a, const shl_attr *b) {
       return a->u.darr.n == b->u.darr.n &&
              bytes_eq(a->u.darr.data, b->u.darr.data, (size_t)a->u.darr.n * dtype_bytes(a->type->dtype));
     case AT_DENSE:
-      return a->u.dense.splat == b->u.dense.splat && a->u.dense.nbytes == b->u.dense.nbytes &&
-             bytes_eq(a->u.dense.data, b->u.dense.data, a->u.dense.nbytes);
+      if (a->u.dense.splat != b->u.dense.splat || a->u.dense.nbytes != b->u.dense.nbytes) return false;
+      if (attr_dense_hex(a) && attr_dense_hex(b)) /* canonical digits: equal text <=> equal bytes */
+        return memcmp(attr_dense_hex(a), attr_dense_hex(b), 2 * a->u.dense.nbytes) == 0;
+      return bytes_eq(attr_dense_data(a), attr_dense_data(b), a->u.dense.nbytes);
     case AT_DICT:
       return a->u.dict.n == b->u.dict.n && named_list_eq(a->u.dict.items, b->u.dict.items, a->u.dict.n);
     case AT_ENUM:
@@ -133,8 +182,8 @@ bool attr_as_ints(const shl_attr *a, int64_t *out, size_t cap, size_t *n) {
       if (count < 0) return false;
       *n = (size_t)count;
       size_t sz = dtype_bytes(t->dtype);
-      for (size_t i = 0; out && i < *n && i < cap; i++)
-        out[i] = load_int((const char *)a->u.dense.data + (a->u.dense.splat ? 0 : i * sz), t->dtype);
+      const char *d = out && *n && cap ? attr_dense_data(a) : NULL;
+      for (size_t i = 0; d && i < *n && i < cap; i++) out[i] = load_int(d + (a->u.dense.splat ? 0 : i * sz), t->dtype);
       return true;
     }
     default:

@@ -22,6 +22,9 @@ typedef enum {
   AT_OPAQUE,      /* anything else (#sdy..., dense_resource, affine maps): text */
 } shl_attr_kind;
 
+/* Hex digits not yet decoded into a dense attribute's data (see attrs.c). */
+typedef struct shl_dense_lazy shl_dense_lazy;
+
 typedef struct {
   shl_str name;
   const shl_attr *attr;
@@ -54,9 +57,13 @@ struct shl_attr {
       const void *data; /* storage-width little-endian elements (ints widened: see below) */
     } darr;           /* DENSE_ARRAY: elements stored at dtype storage width */
     struct {
-      const void *data; /* element storage bytes, row-major */
+      /* Element storage bytes, row-major.  Read them through
+       * attr_dense_data(): a large hex constant parsed from text is decoded
+       * there on first use, until then this buffer is not filled in. */
+      const void *data;
       size_t nbytes;
-      bool splat;       /* data holds exactly one element */
+      bool splat;             /* data holds exactly one element */
+      shl_dense_lazy *lazy;   /* non-NULL: data is decoded from source hex on demand */
     } dense;
     struct {
       uint32_t n;
@@ -74,6 +81,16 @@ struct shl_attr {
 };
 
 bool attr_eq(const shl_attr *a, const shl_attr *b);
+/* The element bytes of an AT_DENSE attribute (decoding deferred hex on the
+ * first call; safe to call from several threads at once). */
+const void *attr_dense_data(const shl_attr *a);
+/* For an AT_DENSE attribute whose data is still the source text's hex: the
+ * 2 * nbytes uppercase digits (exactly what the printer would emit), else NULL. */
+const char *attr_dense_hex(const shl_attr *a);
+/* A non-splat AT_DENSE attribute of `type` whose nbytes bytes are given by
+ * validated uppercase hex digits that outlive the attribute (module text);
+ * they are decoded on first use into arena memory reserved now. */
+shl_attr *attr_dense_lazy(shl_arena *a, const shl_type *type, const char *hex, size_t nbytes);
 /* Looks up `name` in a sorted dictionary (also works on op attribute lists). */
 const shl_attr *attr_dict_get(const shl_named_attr *items, uint32_t n, const char *name);
 /* Field of a structured attribute by name, or NULL. */

@@ -25,10 +25,27 @@ static inline bool str_starts(shl_str a, const char *prefix) {
   size_t n = strlen(prefix);
   return a.n >= n && memcmp(a.p, prefix, n) == 0;
 }
+/* 8 bytes at a time with a multiply-xorshift mix: names are short, so the
+ * per-byte loop of simpler hashes dominated symbol-table lookups. */
 static inline unsigned long long str_hash(shl_str s) {
-  unsigned long long h = 1469598103934665603ull; /* FNV-1a */
-  for (size_t i = 0; i < s.n; i++) h = (h ^ (unsigned char)s.p[i]) * 1099511628211ull;
-  return h;
+  const unsigned long long k = 0x9E3779B97F4A7C15ull;
+  unsigned long long h = (unsigned long long)s.n * k;
+  const char *p = s.p;
+  size_t n = s.n;
+  for (; n >= 8; n -= 8, p += 8) {
+    unsigned long long w;
+    memcpy(&w, p, 8);
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+  }
+  if (n) {
+    unsigned long long w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+  }
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
 }
 
 #endif

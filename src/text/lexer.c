@@ -1,6 +1,11 @@
 #include "lexer.h"
 
 #include <ctype.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "support/hex.h"
 
 void lexer_init(shl_lexer *lx, const char *file, const char *text, size_t len, int first_line) {
   lx->begin = lx->p = lx->line_start = text;
@@ -50,38 +55,51 @@ static void fail(shl_lexer *lx, const char *start, const char *msg) {
   make(lx, TK_ERROR, start);
 }
 
+/* Position of the first '"', '\\' or newline in [p, end), or end. */
+static const char *find_special(const char *p, const char *end) {
+#ifdef __SSE2__
+  const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), nl = _mm_set1_epi8('\n');
+  for (; end - p >= 16; p += 16) {
+    __m128i c = _mm_loadu_si128((const __m128i *)p);
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, q), _mm_cmpeq_epi8(c, bs)), _mm_cmpeq_epi8(c, nl));
+    unsigned m = (unsigned)_mm_movemask_epi8(hit);
+    if (m) return p + __builtin_ctz(m);
+  }
+#endif
+  while (p < end && *p != '"' && *p != '\\' && *p != '\n') p++;
+  return p;
+}
+
 /* Scans a string literal starting at the opening quote.  Newlines inside are
- * rejected (MLIR does the same), which keeps line tracking exact. */
+ * rejected (MLIR does the same), which keeps line tracking exact.  A "0x..."
+ * string of uppercase hex digits (a dense constant as MLIR prints it) is
+ * recognised in the same pass, so the parser need not validate it again. */
 static bool scan_string(shl_lexer *lx) {
   const char *p = lx->p + 1, *end = lx->end;
-  for (;;) {
-    const char *q = memchr(p, '"', (size_t)(end - p));
-    if (!q) return false;
-    /* Check the stretch for backslashes and newlines. */
-    const char *s = p;
-    bool escaped_quote = false;
-    while (s < q) {
-      const char *bs = memchr(s, '\\', (size_t)(q - s));
-      const char *nl = memchr(s, '\n', (size_t)((bs ? bs : q) - s));
-      if (nl) return false;
-      if (!bs) break;
-      if (bs + 1 == q) { /* \" : the quote is escaped */
-        escaped_quote = true;
-        break;
-      }
-      if (bs[1] == '\n') return false;
-      s = bs + 2;
+  if (end - p >= 2 && p[0] == '0' && p[1] == 'x') {
+    p += 2 + hex_upper_span(p + 2, (size_t)(end - p - 2));
+    if (p < end && *p == '"') {
+      lx->p = p + 1;
+      lx->tok.hex_upper = true;
+      return true;
     }
-    if (!escaped_quote) {
+  }
+  for (;;) {
+    const char *q = find_special(p, end);
+    if (q == end || *q == '\n') return false;
+    if (*q == '"') {
       lx->p = q + 1;
       return true;
     }
-    p = q + 1;
+    /* A backslash escapes the next character, which must be on the line. */
+    if (q + 1 == end || q[1] == '\n') return false;
+    p = q + 2;
   }
 }
 
 void lexer_next(shl_lexer *lx) {
   skip_space(lx);
+  lx->tok.hex_upper = false;
   const char *start = lx->p;
   lx->tok.line = lx->line;
   lx->tok.col = (int)(start - lx->line_start) + 1;

@@ -26,6 +26,7 @@ typedef enum {
 
 typedef struct {
   shl_token_kind kind;
+  bool hex_upper; /* TK_STRING "0x..." whose digits are all uppercase hex (checked while scanning) */
   shl_str text;
   int line, col;
 } shl_token;

@@ -2,11 +2,9 @@
  * complex pairs, booleans.  Elements are stored at their dtype's storage
  * width; all-equal data is stored as a splat, as MLIR canonicalizes it. */
 #include <stdlib.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "parser.h"
+#include "support/hex.h"
 
 shl_status literal_to_bits(shl_parser *p, const shl_token *t, bool neg, shl_dtype dt, uint64_t *bits);
 void store_bits(void *dst, shl_dtype dt, uint64_t bits);
@@ -91,58 +89,6 @@ static shl_status list(shl_parser *p, dense_lit *d, int level) {
   return NULL;
 }
 
-/* Nibble value + 1 of a hex digit, 0 for anything else. */
-static const uint8_t hex_tbl[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
-
-/* Scalar hex decoding; validity is accumulated and checked once at the end
- * to keep the loop branch-free. */
-static bool hex_decode_scalar(const unsigned char *u, size_t nbytes, uint8_t *out) {
-  unsigned bad = 0;
-  for (size_t i = 0; i < nbytes; i++) {
-    unsigned h = hex_tbl[u[2 * i]], l = hex_tbl[u[2 * i + 1]];
-    bad |= (h - 1) | (l - 1); /* a 0 entry wraps around to set high bits */
-    out[i] = (uint8_t)((h - 1) << 4 | (l - 1));
-  }
-  return bad <= 15;
-}
-
-#ifdef __SSE2__
-/* 16 hex digits -> 16 nibble values; *ok is cleared on a non-digit. */
-static inline __m128i hex_nibbles(__m128i c, int *ok) {
-  __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));
-  __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a')); /* folds A-F to a-f */
-  __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);                 /* d <= 9 unsigned */
-  __m128i is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-  *ok &= _mm_movemask_epi8(_mm_or_si128(is_d, is_l)) == 0xFFFF;
-  return _mm_or_si128(_mm_and_si128(is_d, d), _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))));
-}
-
-/* Nibble pairs (high first) -> bytes, as 16-bit lanes {hi, lo}. */
-static inline __m128i hex_pairs(__m128i v) {
-  return _mm_or_si128(_mm_and_si128(_mm_slli_epi16(v, 4), _mm_set1_epi16(0xF0)), _mm_srli_epi16(v, 8));
-}
-#endif
-
-/* Decodes 2 * nbytes hex digits into bytes; returns false on a bad digit.
- * This is the hot loop for large constants, hence the SSE2 path. */
-static bool hex_decode(const char *s, size_t nbytes, uint8_t *out) {
-  const unsigned char *u = (const unsigned char *)s;
-  size_t i = 0;
-#ifdef __SSE2__
-  int ok = 1;
-  for (; i + 16 <= nbytes; i += 16) {
-    __m128i a = hex_nibbles(_mm_loadu_si128((const __m128i *)(u + 2 * i)), &ok);
-    __m128i b = hex_nibbles(_mm_loadu_si128((const __m128i *)(u + 2 * i + 16)), &ok);
-    _mm_storeu_si128((__m128i *)(out + i), _mm_packus_epi16(hex_pairs(a), hex_pairs(b)));
-  }
-  if (!ok) return false;
-#endif
-  return hex_decode_scalar(u + 2 * i, nbytes - i, out + i);
-}
-
 static bool all_equal(const uint8_t *data, size_t n, size_t sz) {
   /* Equal elements <=> the bytes are periodic with period sz. */
   return n < 2 || memcmp(data, data + sz, (n - 1) * sz) == 0;
@@ -161,6 +107,17 @@ static shl_status finish(shl_parser *p, const shl_type *ty, uint8_t *data, size_
   return NULL;
 }
 
+/* Hex constants at least this large (in bytes) are decoded on demand. */
+enum { LAZY_HEX_MIN = 4096 };
+
+/* An error at the `off`-th character of a string token (strings hold no
+ * newlines, so that is on the token's line). */
+static shl_status error_in_string(shl_parser *p, const shl_token *t, size_t off, const char *fmt, char c) {
+  shl_token at = *t;
+  if (off < (size_t)INT32_MAX - (size_t)at.col) at.col += (int)off;
+  return parse_error_at(p, &at, fmt, c);
+}
+
 /* dense<"0x..."> : the raw little-endian storage of all elements, or of one
  * element for a splat.  As in MLIR, i1 data is bit-packed (least significant
  * bit first) and an i1 splat is the single byte 00 or FF. */
@@ -171,15 +128,39 @@ static shl_status hex_literal(shl_parser *p, const shl_token *hex, const shl_typ
   shl_str s = {hex->text.p + 1, hex->text.n - 2};
   if (s.n < 2 || s.p[0] != '0' || (s.p[1] != 'x' && s.p[1] != 'X'))
     return parse_error_at(p, hex, "dense string literal must be hexadecimal \"0x...\"");
-  size_t nbytes = (s.n - 2) / 2;
+  const char *dig = s.p + 2;
+  size_t ndig = s.n - 2;
+  /* The lexer already checked uppercase digits; others are checked here so
+   * that the error points at the offending character. */
+  if (!hex->hex_upper) {
+    size_t bad = hex_first_bad(dig, ndig);
+    if (bad < ndig)
+      return error_in_string(p, hex, 3 + bad, "invalid hex digit '%c' in dense literal", dig[bad]);
+  }
+  if (ndig % 2) return parse_error_at(p, hex, "hex data has an odd number of digits (%zu)", ndig);
+  size_t nbytes = ndig / 2;
   size_t want = dt == DT_I1 ? count / 8 + (count % 8 != 0) : sz * count;
   /* i1 blobs come bit-packed (what MLIR prints) or one byte per element. */
   bool i1_bytes = dt == DT_I1 && nbytes == count && nbytes != want;
-  if ((s.n - 2) % 2 || (nbytes != want && nbytes != sz && !i1_bytes))
+  if (nbytes != want && nbytes != sz && !i1_bytes)
     return parse_error_at(p, hex, "hex data has %zu bytes; the type needs %zu (or %zu for a splat)", nbytes, want, sz);
+  unsigned w = dtype_bits(dt);
+  if (hex->hex_upper && w >= 8 && nbytes == want && nbytes >= LAZY_HEX_MIN && count > 1) {
+    /* Canonical digits map one-to-one to bytes, so equal elements are equal
+     * digit groups: a splat is found on the text, anything else is decoded
+     * only if its bytes are ever read. */
+    size_t period = 2 * sz;
+    if (memcmp(dig, dig + period, ndig - period) != 0) {
+      shl_attr *a = attr_dense_lazy(p->a, ty, dig, nbytes);
+      if (!a) return st_oom();
+      *out = a;
+      return NULL;
+    }
+    nbytes = sz;
+  }
   uint8_t *raw = arena_alloc_uninit(p->a, nbytes ? nbytes : 1);
   if (!raw) return st_oom();
-  if (!hex_decode(s.p + 2, nbytes, raw)) return parse_error_at(p, hex, "invalid hex digit in dense literal");
+  if (!hex_decode(dig, nbytes, raw)) return parse_error_at(p, hex, "invalid hex digit in dense literal");
   if (i1_bytes) {
     for (size_t i = 0; i < count; i++) raw[i] = raw[i] != 0;
     return finish(p, ty, raw, count, 1, out);
@@ -195,7 +176,6 @@ static shl_status hex_literal(shl_parser *p, const shl_token *hex, const shl_typ
     for (size_t i = 0; i < count; i++) bools[i] = (raw[i / 8] >> (i % 8)) & 1;
     return finish(p, ty, bools, count, 1, out);
   }
-  unsigned w = dtype_bits(dt);
   if (w < 8) {
     /* Sub-byte elements: only the low w bits are data; store them the way
      * list literals are stored (sign-extended for signed types). */

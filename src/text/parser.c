@@ -1,16 +1,10 @@
-/* Core of the MLIR text parser: tokens, values and scopes, the generic op
- * form, regions and blocks, module structure.  Types, attributes and the
- * pretty forms live in their own files. */
+/* Core of the MLIR text parser: tokens, the generic op form, regions and
+ * blocks, module structure.  SSA names, types, attributes and the pretty
+ * forms live in their own files. */
 #include "parser.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-struct parse_scope {
-  parse_scope *parent;
-  shl_strmap names; /* "%x" -> shl_value*; "%x" of a multi-result op -> first result (see p_define) */
-  bool isolated;
-};
 
 /* ------------------------------------------------------------------ errors */
 
@@ -52,7 +46,7 @@ bool p_punct(shl_parser *p, char c) {
   return true;
 }
 
-static const char *tok_desc(const shl_token *t, char *buf, size_t cap) {
+const char *p_tok_desc(const shl_token *t, char *buf, size_t cap) {
   if (t->kind == TK_EOF) return "end of input";
   size_t n = t->text.n < 40 ? t->text.n : 40;
   snprintf(buf, cap, "'%.*s'", (int)n, t->text.p);
@@ -62,7 +56,7 @@ static const char *tok_desc(const shl_token *t, char *buf, size_t cap) {
 shl_status p_expect(shl_parser *p, char c) {
   if (p_punct(p, c)) return NULL;
   char buf[64];
-  return parse_error(p, "expected '%c', found %s", c, tok_desc(p_tok(p), buf, sizeof buf));
+  return parse_error(p, "expected '%c', found %s", c, p_tok_desc(p_tok(p), buf, sizeof buf));
 }
 
 bool p_kw(shl_parser *p, const char *kw) {
@@ -74,7 +68,7 @@ bool p_kw(shl_parser *p, const char *kw) {
 shl_status p_expect_kw(shl_parser *p, const char *kw) {
   if (p_kw(p, kw)) return NULL;
   char buf[64];
-  return parse_error(p, "expected '%s', found %s", kw, tok_desc(p_tok(p), buf, sizeof buf));
+  return parse_error(p, "expected '%s', found %s", kw, p_tok_desc(p_tok(p), buf, sizeof buf));
 }
 
 shl_status p_expect_arrow(shl_parser *p) {
@@ -83,13 +77,13 @@ shl_status p_expect_arrow(shl_parser *p) {
     return NULL;
   }
   char buf[64];
-  return parse_error(p, "expected '->', found %s", tok_desc(p_tok(p), buf, sizeof buf));
+  return parse_error(p, "expected '->', found %s", p_tok_desc(p_tok(p), buf, sizeof buf));
 }
 
 shl_status p_bare_id(shl_parser *p, shl_str *out) {
   if (p_tok(p)->kind != TK_BARE_ID) {
     char buf[64];
-    return parse_error(p, "expected identifier, found %s", tok_desc(p_tok(p), buf, sizeof buf));
+    return parse_error(p, "expected identifier, found %s", p_tok_desc(p_tok(p), buf, sizeof buf));
   }
   *out = p_tok(p)->text;
   p_next(p);
@@ -255,90 +249,6 @@ shl_status p_loc(shl_parser *p, shl_str *out) {
 }
 
 /* ------------------------------------------------------------------ values */
-
-shl_status p_scope_push(shl_parser *p, bool isolated) {
-  parse_scope *s = ARENA_NEW(&p->scratch, parse_scope);
-  if (!s) return OOM();
-  s->parent = p->scope;
-  s->isolated = isolated;
-  strmap_init(&s->names, &p->scratch);
-  p->scope = s;
-  return NULL;
-}
-
-void p_scope_pop(shl_parser *p) { p->scope = p->scope->parent; }
-
-/* Names are stored as "%x" (single value) or "%x" -> array of results with
- * the count in a small header; a `#n` suffix selects one. */
-typedef struct {
-  uint32_t n;
-  shl_value *first; /* results are contiguous */
-  shl_value *single;
-} name_binding;
-
-static name_binding *lookup(shl_parser *p, shl_str name) {
-  for (parse_scope *s = p->scope; s; s = s->parent) {
-    name_binding *b = strmap_get(&s->names, name);
-    if (b) return b;
-    if (s->isolated) break;
-  }
-  return NULL;
-}
-
-static shl_status define_binding(shl_parser *p, const shl_token *t, name_binding *b) {
-  /* Names are unique up to the enclosing isolated scope (no shadowing). */
-  if (lookup(p, t->text))
-    return parse_error_at(p, t, "redefinition of SSA value '%.*s'", (int)t->text.n, t->text.p);
-  if (!strmap_put(&p->scope->names, t->text, b)) return OOM();
-  return NULL;
-}
-
-shl_status p_define(shl_parser *p, const shl_token *name_tok, shl_value *v) {
-  name_binding *b = ARENA_NEW(&p->scratch, name_binding);
-  if (!b) return OOM();
-  b->n = 1;
-  b->single = v;
-  return define_binding(p, name_tok, b);
-}
-
-shl_status p_operand(shl_parser *p, shl_value **out) {
-  shl_token t = *p_tok(p);
-  if (t.kind != TK_PERCENT_ID) {
-    char buf[64];
-    return parse_error(p, "expected SSA value, found %s", tok_desc(&t, buf, sizeof buf));
-  }
-  p_next(p);
-  int64_t idx = -1;
-  /* `%x#1`: the lexer leaves '#1' as a hash identifier right after. */
-  if (p_tok(p)->kind == TK_HASH_ID && p_tok(p)->text.p == t.text.p + t.text.n) {
-    shl_str num = {p_tok(p)->text.p + 1, p_tok(p)->text.n - 1};
-    idx = 0;
-    for (size_t i = 0; i < num.n; i++) {
-      if (num.p[i] < '0' || num.p[i] > '9' || idx > 100000000) return parse_error(p, "invalid result number");
-      idx = idx * 10 + (num.p[i] - '0');
-    }
-    p_next(p);
-  }
-  name_binding *b = lookup(p, t.text);
-  if (!b) return parse_error_at(p, &t, "use of undeclared SSA value '%.*s'", (int)t.text.n, t.text.p);
-  if (idx < 0) {
-    if (b->single) {
-      *out = b->single;
-      return NULL;
-    }
-    if (b->n != 1) return parse_error_at(p, &t, "'%.*s' names %u results; use '#N' to pick one", (int)t.text.n, t.text.p, b->n);
-    *out = b->first;
-    return NULL;
-  }
-  if (b->single) {
-    if (idx != 0) return parse_error_at(p, &t, "result number %lld out of range", (long long)idx);
-    *out = b->single;
-    return NULL;
-  }
-  if ((uint64_t)idx >= b->n) return parse_error_at(p, &t, "result number %lld out of range", (long long)idx);
-  *out = &b->first[idx];
-  return NULL;
-}
 
 /* ------------------------------------------------------------------ op state */
 
@@ -522,12 +432,7 @@ static shl_status finish_op(shl_parser *p, op_state *os, shl_block *b, const res
   ST_TRY(p_loc(p, &op->loc));
   uint32_t r = 0;
   for (uint32_t g = 0; g < n_groups; g++) {
-    name_binding *nb = ARENA_NEW(&p->scratch, name_binding);
-    if (!nb) return OOM();
-    nb->n = groups[g].count;
-    nb->first = &op->results[r];
-    if (groups[g].count == 1) nb->single = &op->results[r];
-    ST_TRY(define_binding(p, &groups[g].tok, nb));
+    ST_TRY(p_define_results(p, &groups[g].tok, &op->results[r], groups[g].count));
     r += groups[g].count;
   }
   block_append(b, op);
@@ -656,7 +561,7 @@ static shl_status parse_op(shl_parser *p, shl_block *b) {
     st = parse_table[def->id](p, &os);
   } else {
     char buf[64];
-    return parse_error(p, "expected operation, found %s", tok_desc(&nt, buf, sizeof buf));
+    return parse_error(p, "expected operation, found %s", p_tok_desc(&nt, buf, sizeof buf));
   }
   if (st) return st;
   return finish_op(p, &os, b, groups, n_groups, n_expected);

@@ -50,6 +50,8 @@ typedef struct {
 shl_status parse_error(shl_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 shl_status parse_error_at(shl_parser *p, const shl_token *t, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 shl_srcpos parse_pos(const shl_parser *p);
+/* "'text'" (truncated) or "end of input", for messages; buf holds >= 48 bytes. */
+const char *p_tok_desc(const shl_token *t, char *buf, size_t cap);
 
 /* ---- tokens ---- */
 static inline shl_token *p_tok(shl_parser *p) { return &p->lx.tok; }
@@ -73,6 +75,8 @@ static inline void p_nest_leave(shl_parser *p) { p->depth--; }
 shl_status p_operand(shl_parser *p, shl_value **out);
 /* Defines an SSA name in the current scope; fails on redefinition. */
 shl_status p_define(shl_parser *p, const shl_token *name_tok, shl_value *v);
+/* Defines `%x` (count 1) or `%x:count` for contiguous results. */
+shl_status p_define_results(shl_parser *p, const shl_token *name_tok, shl_value *first, uint32_t count);
 
 /* ---- types and attributes ---- */
 shl_status p_type(shl_parser *p, const shl_type **out);

@@ -6,38 +6,78 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #include "support/scalar.h"
 #include "support/floatfmt.h"
+#include "support/hex.h"
 #include "support/strmap.h"
 
 /* ------------------------------------------------------------------ output */
 
-static void reserve(shl_printer *pr, size_t extra) {
-  if (pr->oom || pr->len + extra + 1 <= pr->cap) return;
-  size_t ncap = pr->cap ? pr->cap : 4096;
-  while (ncap < pr->len + extra + 1) ncap *= 2;
+enum { PR_STAGE = 64 * 1024 }; /* staging buffer size when streaming to a sink */
+
+static void flush(shl_printer *pr) {
+  if (pr->len && !pr->oom && !pr->sink(pr->sink_user, pr->buf, pr->len)) pr->oom = pr->io_error = true;
+  pr->len = 0;
+}
+
+bool pr_reserve(shl_printer *pr, size_t extra) {
+  if (pr->oom) return false;
+  if (pr->len + extra + 1 <= pr->cap) return true;
+  if (pr->sink && pr->len) {
+    flush(pr);
+    if (pr->oom) return false;
+    if (extra + 1 <= pr->cap) return true;
+  }
+  size_t ncap = pr->cap ? pr->cap : pr->sink ? PR_STAGE : 4096;
+  while (ncap < pr->len + extra + 1) {
+    if (ncap > SIZE_MAX / 2) {
+      pr->oom = true;
+      return false;
+    }
+    ncap *= 2;
+  }
   char *nb = realloc(pr->buf, ncap);
   if (!nb) {
     pr->oom = true;
-    return;
+    return false;
   }
   pr->buf = nb;
   pr->cap = ncap;
+  return true;
 }
 
 void pr_putn(shl_printer *pr, const char *s, size_t n) {
-  reserve(pr, n);
-  if (pr->oom) return;
+  if (pr->len + n < pr->cap && !pr->oom) { /* fast path: fits, NUL included */
+    memcpy(pr->buf + pr->len, s, n);
+    pr->len += n;
+    pr->buf[pr->len] = 0;
+    return;
+  }
+  if (pr->sink && n >= PR_STAGE / 2) {
+    /* Large pieces (verbatim hex constants) go straight to the sink. */
+    flush(pr);
+    if (!pr->oom && !pr->sink(pr->sink_user, s, n)) pr->oom = pr->io_error = true;
+    return;
+  }
+  if (!pr_reserve(pr, n)) return;
   memcpy(pr->buf + pr->len, s, n);
   pr->len += n;
   pr->buf[pr->len] = 0;
 }
 
 void pr_puts(shl_printer *pr, const char *s) { pr_putn(pr, s, strlen(s)); }
+
+void pr_uint(shl_printer *pr, unsigned long long v) {
+  char buf[24], *e = buf + sizeof buf, *p = e;
+  do *--p = (char)('0' + v % 10);
+  while (v /= 10);
+  pr_putn(pr, p, (size_t)(e - p));
+}
+
+void pr_int(shl_printer *pr, long long v) {
+  if (v < 0) pr_putn(pr, "-", 1);
+  pr_uint(pr, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+}
 void pr_str(shl_printer *pr, shl_str s) { pr_putn(pr, s.p, s.n); }
 
 void pr_printf(shl_printer *pr, const char *fmt, ...) {
@@ -51,8 +91,7 @@ void pr_printf(shl_printer *pr, const char *fmt, ...) {
     pr_putn(pr, buf, (size_t)n);
     return;
   }
-  reserve(pr, (size_t)n);
-  if (pr->oom) return;
+  if (!pr_reserve(pr, (size_t)n)) return;
   va_start(ap, fmt);
   vsnprintf(pr->buf + pr->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
@@ -68,13 +107,21 @@ void pr_newline(shl_printer *pr) {
 
 /* Value -> printed name, plus the set of names in use for uniquing.  Both
  * are scoped: leaving a region restores the counters and forgets the names
- * it introduced, like MLIR, so sibling regions reuse numbers. */
+ * it introduced, like MLIR, so sibling regions reuse numbers.  A name is a
+ * pr_name: numbered names (%12, %arg3: nearly all of them) are encoded in
+ * the word itself and spelled when printed, others point to a string. */
+typedef uintptr_t pr_name; /* 0: none; low bit 1: n << 2 | is_arg << 1 | 1; else const char * */
+
+typedef struct {
+  const shl_value *key;
+  pr_name name;
+} name_slot;
+
 struct name_table {
   shl_arena arena;
   shl_strmap used;
   struct {
-    const shl_value **key;
-    const char **val;
+    name_slot *slots; /* one array: a lookup costs one cache miss, not two */
     size_t cap, len;
   } map;
   uint32_t next_value, next_arg, next_conflict;
@@ -84,45 +131,40 @@ struct name_table {
 
 static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
 
-static void map_put(name_table *nt, const shl_value *v, const char *name) {
+static void map_put(name_table *nt, const shl_value *v, pr_name name) {
+  if (!name) return;
   if ((nt->map.len + 1) * 2 > nt->map.cap) {
     size_t ncap = nt->map.cap ? nt->map.cap * 2 : 256;
-    const shl_value **nk = calloc(ncap, sizeof *nk);
-    const char **nv = calloc(ncap, sizeof *nv);
-    if (!nk || !nv) {
-      free(nk);
-      free(nv);
-      return;
-    }
+    /* From the arena: large tables land in huge pages, not calloc's 4 KiB ones. */
+    name_slot *ns = ARENA_ARRAY(&nt->arena, name_slot, ncap);
+    if (!ns) return;
     for (size_t i = 0; i < nt->map.cap; i++)
-      if (nt->map.key[i]) {
-        size_t j = ptr_hash(nt->map.key[i]) & (ncap - 1);
-        while (nk[j]) j = (j + 1) & (ncap - 1);
-        nk[j] = nt->map.key[i];
-        nv[j] = nt->map.val[i];
+      if (nt->map.slots[i].key) {
+        size_t j = ptr_hash(nt->map.slots[i].key) & (ncap - 1);
+        while (ns[j].key) j = (j + 1) & (ncap - 1);
+        ns[j] = nt->map.slots[i];
       }
-    free(nt->map.key);
-    free(nt->map.val);
-    nt->map.key = nk;
-    nt->map.val = nv;
+    nt->map.slots = ns;
     nt->map.cap = ncap;
   }
   size_t j = ptr_hash(v) & (nt->map.cap - 1);
-  while (nt->map.key[j] && nt->map.key[j] != v) j = (j + 1) & (nt->map.cap - 1);
-  if (!nt->map.key[j]) nt->map.len++;
-  nt->map.key[j] = v;
-  nt->map.val[j] = name;
+  while (nt->map.slots[j].key && nt->map.slots[j].key != v) j = (j + 1) & (nt->map.cap - 1);
+  if (!nt->map.slots[j].key) nt->map.len++;
+  nt->map.slots[j] = (name_slot){v, name};
 }
 
-static const char *map_get(const name_table *nt, const shl_value *v) {
-  if (!nt->map.cap) return NULL;
+static pr_name map_get(const name_table *nt, const shl_value *v) {
+  if (!nt->map.cap) return 0;
   size_t j = ptr_hash(v) & (nt->map.cap - 1);
-  while (nt->map.key[j]) {
-    if (nt->map.key[j] == v) return nt->map.val[j];
+  while (nt->map.slots[j].key) {
+    if (nt->map.slots[j].key == v) return nt->map.slots[j].name;
     j = (j + 1) & (nt->map.cap - 1);
   }
-  return NULL;
+  return 0;
 }
+
+/* The string of a non-numbered name, NULL for a numbered one. */
+static const char *name_str(pr_name n) { return (n & 1) ? NULL : (const char *)n; }
 
 static void mark_used(name_table *nt, const char *name) {
   shl_str s = str_of(name);
@@ -147,13 +189,9 @@ static const char *unique_name(name_table *nt, const char *base) {
   return name;
 }
 
-static const char *numbered(name_table *nt, const char *prefix, uint32_t n) {
-  char buf[48];
-  snprintf(buf, sizeof buf, "%%%s%u", prefix, n);
-  const char *name = arena_strndup(&nt->arena, buf, strlen(buf));
-  if (name) mark_used(nt, name);
-  return name;
-}
+/* %<n> or %arg<n>.  Not entered into `used`: suggested names (cst, c_0,
+ * iterArg, ...) never take these forms, so they cannot collide. */
+static pr_name numbered(bool arg, uint32_t n) { return (pr_name)n << 2 | (pr_name)arg << 1 | 1; }
 
 /* Name suggestions (MLIR's getAsmResultNames of the StableHLO ops). */
 static const char *suggest_result(const shl_op *op, uint32_t i) {
@@ -176,8 +214,7 @@ static void name_region(name_table *nt, const shl_region *r);
 static void name_block_args(name_table *nt, const shl_block *b, const char *suggest) {
   for (uint32_t i = 0; i < b->n_args; i++) {
     if (map_get(nt, &b->args[i])) continue;
-    const char *name = suggest ? unique_name(nt, suggest) : numbered(nt, "arg", nt->next_arg++);
-    map_put(nt, &b->args[i], name);
+    map_put(nt, &b->args[i], suggest ? (pr_name)unique_name(nt, suggest) : numbered(true, nt->next_arg++));
   }
 }
 
@@ -187,19 +224,26 @@ static void name_ops(name_table *nt, const shl_block *b) {
     const char *s0 = suggest_result(op, 0);
     bool individually = s0 && op->n_results > 1;
     if (individually) {
-      for (uint32_t i = 0; i < op->n_results; i++) map_put(nt, &op->results[i], unique_name(nt, suggest_result(op, i)));
+      for (uint32_t i = 0; i < op->n_results; i++)
+        map_put(nt, &op->results[i], (pr_name)unique_name(nt, suggest_result(op, i)));
       continue;
     }
-    const char *base = s0 ? unique_name(nt, s0) : numbered(nt, "", nt->next_value++);
-    if (!base) continue;
     if (op->n_results == 1) {
-      map_put(nt, &op->results[0], base);
+      map_put(nt, &op->results[0], s0 ? (pr_name)unique_name(nt, s0) : numbered(false, nt->next_value++));
+      continue;
+    }
+    char base[64];
+    if (s0) {
+      const char *u = unique_name(nt, s0);
+      if (!u) continue;
+      snprintf(base, sizeof base, "%s", u);
     } else {
-      for (uint32_t i = 0; i < op->n_results; i++) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "%s#%u", base, i);
-        map_put(nt, &op->results[i], arena_strndup(&nt->arena, buf, strlen(buf)));
-      }
+      snprintf(base, sizeof base, "%%%u", nt->next_value++);
+    }
+    for (uint32_t i = 0; i < op->n_results; i++) {
+      char buf[80];
+      snprintf(buf, sizeof buf, "%s#%u", base, i);
+      map_put(nt, &op->results[i], (pr_name)arena_strndup(&nt->arena, buf, strlen(buf)));
     }
   }
   for (const shl_op *op = b->first; op; op = op->next) {
@@ -234,8 +278,15 @@ static void names_begin_isolated(name_table *nt, const shl_op *op) {
 }
 
 void pr_value(shl_printer *pr, const shl_value *v) {
-  const char *n = map_get(pr->names, v);
-  pr_puts(pr, n ? n : "%<<UNKNOWN>>");
+  pr_name n = map_get(pr->names, v);
+  if (!n) {
+    pr_puts(pr, "%<<UNKNOWN>>");
+  } else if (n & 1) {
+    pr_putn(pr, "%arg", n & 2 ? 4 : 1);
+    pr_uint(pr, n >> 2);
+  } else {
+    pr_puts(pr, (const char *)n);
+  }
 }
 
 void pr_values(shl_printer *pr, shl_value *const *vs, uint32_t n) {
@@ -280,7 +331,10 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       if (t->rank < 0) pr_puts(pr, "*x");
       for (int i = 0; i < t->rank; i++) {
         if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
-        else pr_printf(pr, "%lldx", (long long)t->dims[i]);
+        else {
+          pr_int(pr, (long long)t->dims[i]);
+          pr_putn(pr, "x", 1);
+        }
       }
       pr_elem_type(pr, t);
       if (t->encoding) {
@@ -324,13 +378,18 @@ void pr_type(shl_printer *pr, const shl_type *t) {
 /* ------------------------------------------------------------------ attributes */
 
 void pr_string_lit(shl_printer *pr, shl_str s) {
+  static const char hx[] = "0123456789ABCDEF";
   pr_putn(pr, "\"", 1);
+  size_t run = 0; /* start of the pending stretch of plain characters */
   for (size_t i = 0; i < s.n; i++) {
     unsigned char c = (unsigned char)s.p[i];
+    if (c != '\\' && c != '"' && c >= 0x20 && c < 0x7f) continue;
+    pr_putn(pr, s.p + run, i - run);
+    run = i + 1;
     if (c == '\\') pr_putn(pr, "\\\\", 2);
-    else if (c == '"' || c < 0x20 || c >= 0x7f) pr_printf(pr, "\\%02X", c);
-    else pr_putn(pr, (const char *)&c, 1);
+    else pr_putn(pr, (const char[3]){'\\', hx[c >> 4], hx[c & 15]}, 3);
   }
+  pr_putn(pr, s.p + run, s.n - run);
   pr_putn(pr, "\"", 1);
 }
 
@@ -350,14 +409,14 @@ static void pr_scalar(shl_printer *pr, shl_dtype dt, uint64_t bits) {
     case DTC_UINT: {
       unsigned w = dtype_bits(dt);
       if (w < 64) bits &= (1ull << w) - 1;
-      pr_printf(pr, "%llu", (unsigned long long)bits);
+      pr_uint(pr, (unsigned long long)bits);
       return;
     }
     case DTC_SINT: {
       unsigned w = dtype_bits(dt);
       int64_t v = (int64_t)bits;
       if (w < 64) v = (int64_t)(bits << (64 - w)) >> (64 - w);
-      pr_printf(pr, "%lld", (long long)v);
+      pr_int(pr, (long long)v);
       return;
     }
     case DTC_FLOAT:
@@ -385,56 +444,50 @@ static void pr_element(shl_printer *pr, shl_dtype dt, const uint8_t *p) {
 
 /* "0x..." with the storage of every element, as MLIR prints large
  * constants: i1 is bit-packed (least significant bit first) and sub-byte
- * elements keep only their low bits. */
+ * elements keep only their low bits.  Encoded piecewise so that streaming
+ * output never holds a whole constant's text. */
 static void pr_dense_hex(shl_printer *pr, shl_dtype dt, const uint8_t *d, size_t count, size_t nbytes) {
-  static const char hx[] = "0123456789ABCDEF";
+  enum { PIECE = 16 * 1024 }; /* bytes encoded per step */
   unsigned w = dtype_bits(dt);
+  unsigned mask = w < 8 ? (1u << w) - 1 : 0xFF;
   if (dt == DT_I1) nbytes = count / 8 + (count % 8 != 0);
-  reserve(pr, 2 * nbytes + 4);
-  if (pr->oom) return;
-  char *o = pr->buf + pr->len;
-  *o++ = '"';
-  *o++ = '0';
-  *o++ = 'x';
-  if (dt == DT_I1) {
-    for (size_t i = 0; i < nbytes; i++) {
-      unsigned byte = 0;
-      for (size_t b = 0; b < 8 && i * 8 + b < count; b++) byte |= (unsigned)(d[i * 8 + b] & 1) << b;
-      o[2 * i] = hx[byte >> 4];
-      o[2 * i + 1] = hx[byte & 15];
+  pr_putn(pr, "\"0x", 3);
+  for (size_t at = 0; at < nbytes && !pr->oom; at += PIECE) {
+    size_t n = nbytes - at < PIECE ? nbytes - at : PIECE;
+    if (!pr_reserve(pr, 2 * n)) return;
+    char *o = pr->buf + pr->len;
+    if (dt == DT_I1) {
+      uint8_t packed[PIECE];
+      for (size_t i = 0; i < n; i++) {
+        unsigned byte = 0;
+        size_t e0 = (at + i) * 8;
+        for (size_t b = 0; b < 8 && e0 + b < count; b++) byte |= (unsigned)(d[e0 + b] & 1) << b;
+        packed[i] = (uint8_t)byte;
+      }
+      hex_encode(packed, n, 0xFF, o);
+    } else {
+      hex_encode(d + at, n, mask, o);
     }
-  } else {
-    unsigned mask = w < 8 ? (1u << w) - 1 : 0xFF;
-    size_t i = 0;
-#ifdef __SSE2__
-    /* 16 bytes -> 32 digits: nibble n becomes '0' + n, plus 7 above 9. */
-    const __m128i m = _mm_set1_epi8((char)mask), f = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
-    for (; i + 16 <= nbytes; i += 16) {
-      __m128i b = _mm_and_si128(_mm_loadu_si128((const __m128i *)(d + i)), m);
-      __m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), f), lo = _mm_and_si128(b, f);
-      hi = _mm_add_epi8(_mm_add_epi8(hi, _mm_set1_epi8('0')), _mm_and_si128(_mm_cmpgt_epi8(hi, nine), _mm_set1_epi8(7)));
-      lo = _mm_add_epi8(_mm_add_epi8(lo, _mm_set1_epi8('0')), _mm_and_si128(_mm_cmpgt_epi8(lo, nine), _mm_set1_epi8(7)));
-      _mm_storeu_si128((__m128i *)(o + 2 * i), _mm_unpacklo_epi8(hi, lo));
-      _mm_storeu_si128((__m128i *)(o + 2 * i + 16), _mm_unpackhi_epi8(hi, lo));
-    }
-#endif
-    for (; i < nbytes; i++) {
-      unsigned byte = d[i] & mask;
-      o[2 * i] = hx[byte >> 4];
-      o[2 * i + 1] = hx[byte & 15];
-    }
+    pr->len += 2 * n;
+    pr->buf[pr->len] = 0;
   }
-  o[2 * nbytes] = '"';
-  pr->len += 2 * nbytes + 4;
-  pr->buf[pr->len] = 0;
+  pr_putn(pr, "\"", 1);
 }
 
 static void pr_dense_body(shl_printer *pr, const shl_attr *a) {
   const shl_type *t = a->type;
   shl_dtype dt = type_storage_dtype(t);
   size_t sz = dtype_bytes(dt);
-  const uint8_t *d = a->u.dense.data;
   int64_t count = type_num_elements(t);
+  const char *hex = attr_dense_hex(a);
+  if (hex && count > 100) {
+    /* Still the source's canonical digits: what encoding would produce. */
+    pr_putn(pr, "\"0x", 3);
+    pr_putn(pr, hex, 2 * a->u.dense.nbytes);
+    pr_putn(pr, "\"", 1);
+    return;
+  }
+  const uint8_t *d = attr_dense_data(a);
   if (a->u.dense.splat && a->u.dense.nbytes) { /* MLIR keeps a splat even for an empty shape */
     pr_element(pr, dt, d);
     return;
@@ -706,7 +759,7 @@ static void print_op(shl_printer *pr, const shl_op *op) {
   size_t saved_undo = nt->undo_len;
   if (op->def->traits & T_ISO) names_begin_isolated(nt, op);
   if (op->n_results) {
-    const char *first = map_get(pr->names, &op->results[0]);
+    const char *first = name_str(map_get(pr->names, &op->results[0]));
     bool grouped = op->n_results > 1 && first && strchr(first, '#');
     if (grouped) {
       pr_putn(pr, first, (size_t)(strchr(first, '#') - first));
@@ -730,7 +783,8 @@ static void print_block_header(shl_printer *pr, const shl_block *b, uint32_t ind
   pr->indent--;
   pr_newline(pr);
   pr->indent++;
-  pr_printf(pr, "^bb%u", index);
+  pr_puts(pr, "^bb");
+  pr_uint(pr, index);
   if (b->n_args) {
     pr_puts(pr, "(");
     for (uint32_t i = 0; i < b->n_args; i++) {
@@ -795,33 +849,47 @@ void pr_generic_op(shl_printer *pr, const shl_op *op) {
 
 void print_generic(shl_printer *pr, const shl_op *op) { pr_generic_op(pr, op); }
 
-shl_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len) {
-  *out = NULL;
-  if (out_len) *out_len = 0;
+static void print_whole_module(shl_printer *pr, shloc_module *m) {
   name_table nt;
   memset(&nt, 0, sizeof nt);
   arena_init(&nt.arena);
   strmap_init(&nt.used, &nt.arena);
-  shl_printer pr = {.flags = flags, .names = &nt};
-  print_op(&pr, m->top);
-  pr_puts(&pr, "\n");
-  if ((flags & SHLOC_PRINT_DEBUGINFO) && m->loc_defs.n) {
-    pr_str(&pr, m->loc_defs);
-    pr_puts(&pr, "\n");
+  pr->names = &nt;
+  print_op(pr, m->top);
+  pr_puts(pr, "\n");
+  if ((pr->flags & SHLOC_PRINT_DEBUGINFO) && m->loc_defs.n) {
+    pr_str(pr, m->loc_defs);
+    pr_puts(pr, "\n");
   }
   if (m->resources.n) {
-    pr_str(&pr, m->resources);
-    pr_puts(&pr, "\n");
+    pr_str(pr, m->resources);
+    pr_puts(pr, "\n");
   }
-  free(nt.map.key);
-  free(nt.map.val);
   free(nt.undo);
   arena_free(&nt.arena);
-  if (pr.oom) {
+  pr->names = NULL;
+}
+
+shl_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len) {
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  shl_printer pr = {.flags = flags};
+  print_whole_module(&pr, m);
+  if (pr.oom || !pr_reserve(&pr, 0)) {
     free(pr.buf);
     return st_oom();
   }
+  pr.buf[pr.len] = 0;
   *out = pr.buf;
   if (out_len) *out_len = pr.len;
   return NULL;
+}
+
+shl_status shloc_module_write(shloc_module *m, unsigned flags, shloc_write_fn write, void *user) {
+  shl_printer pr = {.flags = flags, .sink = write, .sink_user = user};
+  print_whole_module(&pr, m);
+  flush(&pr);
+  free(pr.buf);
+  if (pr.io_error) return st_error(SHLOC_ERR_IO, NULL, NULL, "writing the printed module failed");
+  return pr.oom ? st_oom() : NULL;
 }

@@ -10,15 +10,25 @@ typedef struct name_table name_table;
 typedef struct {
   char *buf;
   size_t len, cap;
-  bool oom;
+  bool oom;      /* out of memory or write error: output is incomplete */
+  bool io_error; /* `sink` refused data */
+  /* With a sink, buf is a bounded staging buffer flushed to it; without,
+   * buf grows to hold the whole output. */
+  shloc_write_fn sink;
+  void *sink_user;
   unsigned flags; /* SHLOC_PRINT_* */
   int indent;
   name_table *names;
 } shl_printer;
 
 void pr_putn(shl_printer *pr, const char *s, size_t n);
+/* Makes room for `extra` more bytes at buf + len (flushing to the sink
+ * first when there is one); false when out of memory or after a write error. */
+bool pr_reserve(shl_printer *pr, size_t extra);
 void pr_puts(shl_printer *pr, const char *s);
 void pr_str(shl_printer *pr, shl_str s);
+void pr_int(shl_printer *pr, long long v); /* decimal, without printf */
+void pr_uint(shl_printer *pr, unsigned long long v);
 void pr_printf(shl_printer *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pr_newline(shl_printer *pr); /* newline + indentation */
 

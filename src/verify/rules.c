@@ -251,7 +251,7 @@ int64_t vfy_int_at(const vfy_ints *v, size_t i) {
     }
     case AT_DENSE: {
       size_t sz = dtype_bytes(a->type->dtype);
-      return load_int((const unsigned char *)a->u.dense.data + (a->u.dense.splat ? 0 : i * sz), a->type->dtype);
+      return load_int((const unsigned char *)attr_dense_data(a) + (a->u.dense.splat ? 0 : i * sz), a->type->dtype);
     }
     default:
       return 0;

@@ -75,12 +75,12 @@ static XLA_FFI_Error *acc_instantiate(XLA_FFI_CallFrame *cf) {
   int64_t *s = malloc(sizeof *s);
   *s = start;
   instantiated++;
-  return shloc_ffi_state_set(cf, &acc_type, s, acc_delete);
+  return shloc_ffi_state_set(cf, &acc_type, s);
 }
 static XLA_FFI_Error *acc_execute(XLA_FFI_CallFrame *cf) {
   SHLOC_FFI_HANDLER_PROLOGUE(cf, XLA_FFI_ExecutionStage_EXECUTE);
   void *p;
-  XLA_FFI_Error *e = shloc_ffi_state_get(cf, &acc_type, &p);
+  XLA_FFI_Error *e = shloc_ffi_state_get(cf, XLA_FFI_ExecutionStage_INSTANTIATE, &acc_type, &p);
   if (e) return e;
   *(int64_t *)shloc_ffi_ret(cf, 0)->data = (*(int64_t *)p)++;
   return NULL;
@@ -128,7 +128,7 @@ static shloc_ffi_registry *reg;
 static int setup(void **state) {
   (void)state;
   reg = cc_registry();
-  XLA_FFI_Error *e = shloc_ffi_type_register(XLA_FFI_GetApi(), "test.acc_state", &acc_type);
+  XLA_FFI_Error *e = shloc_ffi_type_register(XLA_FFI_GetApi(), "test.acc_state", &acc_type, acc_delete);
   if (e) return -1;
   XLA_FFI_Handler_Bundle acc = {acc_instantiate, NULL, NULL, acc_execute};
   shloc_status st = NULL;

@@ -137,9 +137,9 @@ static void test_version_negotiation(void **state) {
   XLA_FFI_Handler_Bundle b = execute_only(versioned);
   reported_major = 0, reported_minor = 1;
   assert_ok(ffi_registry_add_handler(r, "v01", NULL, &b, 0));
-  reported_major = 0, reported_minor = 2;
-  expect_error(ffi_registry_add_handler(r, "v02", NULL, &b, 0), SHLOC_ERR_UNSUPPORTED,
-               "execute handler was built for XLA FFI API 0.2, but shloc supports 0.1 to 0.1");
+  reported_major = 0, reported_minor = 6;
+  expect_error(ffi_registry_add_handler(r, "v06", NULL, &b, 0), SHLOC_ERR_UNSUPPORTED,
+               "execute handler was built for XLA FFI API 0.6, but shloc supports 0.1 to 0.5");
   reported_major = 1, reported_minor = 0;
   expect_error(ffi_registry_add_handler(r, "v10", NULL, &b, 0), SHLOC_ERR_UNSUPPORTED, "built for XLA FFI API 1.0");
   reported_major = 0, reported_minor = 0;
@@ -315,7 +315,7 @@ static XLA_FFI_Error *counter_instantiate(XLA_FFI_CallFrame *cf) {
   instantiate_calls++;
   instantiate_args_seen = cf->args.size + cf->rets.size;
   if (counter_type.type_id == 0) {
-    XLA_FFI_Error *err = shloc_ffi_type_register(cf->api, "test.counter_state", &counter_type);
+    XLA_FFI_Error *err = shloc_ffi_type_register(cf->api, "test.counter_state", &counter_type, counter_delete);
     if (err) return err;
   }
   int64_t start = 0;
@@ -323,7 +323,7 @@ static XLA_FFI_Error *counter_instantiate(XLA_FFI_CallFrame *cf) {
     return shloc_ffi_errorf(cf->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, "missing attribute 'start'");
   counter_state *st = malloc(sizeof *st);
   st->counter = start;
-  XLA_FFI_Error *err = shloc_ffi_state_set(cf, &counter_type, st, counter_delete);
+  XLA_FFI_Error *err = shloc_ffi_state_set(cf, &counter_type, st);
   if (err) free(st);
   return err;
 }
@@ -331,12 +331,12 @@ static XLA_FFI_Error *counter_instantiate(XLA_FFI_CallFrame *cf) {
 static XLA_FFI_Error *counter_execute(XLA_FFI_CallFrame *cf) {
   SHLOC_FFI_HANDLER_PROLOGUE(cf, XLA_FFI_ExecutionStage_EXECUTE);
   void *p;
-  XLA_FFI_Error *err = shloc_ffi_state_get(cf, &counter_type, &p);
+  XLA_FFI_Error *err = shloc_ffi_state_get(cf, XLA_FFI_ExecutionStage_INSTANTIATE, &counter_type, &p);
   if (err) return err;
   counter_state *st = p;
   *(int64_t *)shloc_ffi_ret(cf, 0)->data = ++st->counter;
-  /* A second State_Set on the same site is refused. */
-  XLA_FFI_Error *again = shloc_ffi_state_set(cf, &counter_type, st, NULL);
+  /* The execute stage has no state of its own to set. */
+  XLA_FFI_Error *again = shloc_ffi_state_set(cf, &counter_type, st);
   if (!again) return shloc_ffi_errorf(cf->api, XLA_FFI_Error_Code_INTERNAL, "state set twice");
   shloc_ffi_error_destroy(cf->api, again);
   return NULL;
@@ -482,7 +482,7 @@ static void test_context_api(void **state) {
   (void)state;
   const XLA_FFI_Api *api = XLA_FFI_GetApi();
   if (user_type.type_id == 0) {
-    XLA_FFI_Error *err = shloc_ffi_type_register(api, "test.user_data", &user_type);
+    XLA_FFI_Error *err = shloc_ffi_type_register(api, "test.user_data", &user_type, NULL);
     assert_null(err);
   }
   ffi_registry *r = new_registry();
@@ -552,7 +552,7 @@ static XLA_FFI_Error *api_misc(XLA_FFI_CallFrame *cf) {
   /* Slots past the table answer UNIMPLEMENTED (a newer handler's call). */
   typedef XLA_FFI_Error *slot_fn(void *);
   slot_fn *const *slots = (slot_fn *const *)((const char *)api + offsetof(XLA_FFI_Api, XLA_FFI_Error_Create));
-  XLA_FFI_Error *spare = slots[18](NULL);
+  XLA_FFI_Error *spare = slots[19](NULL);
   if (!spare || !strstr(shloc_ffi_error_message(api, spare), "newer than shloc"))
     return shloc_ffi_errorf(api, XLA_FFI_Error_Code_INTERNAL, "spare slot");
   shloc_ffi_error_destroy(api, spare);
@@ -583,22 +583,22 @@ static void test_type_ids(void **state) {
   (void)state;
   const XLA_FFI_Api *api = XLA_FFI_GetApi();
   XLA_FFI_TypeId a = {0}, b = {0};
-  assert_null(shloc_ffi_type_register(api, "test.type_a", &a));
+  assert_null(shloc_ffi_type_register(api, "test.type_a", &a, NULL));
   assert_true(a.type_id > 0);
-  XLA_FFI_Error *err = shloc_ffi_type_register(api, "test.type_a", &b);
+  XLA_FFI_Error *err = shloc_ffi_type_register(api, "test.type_a", &b, NULL);
   assert_non_null(err);
   assert_non_null(strstr(shloc_ffi_error_message(api, err), "already registered"));
   shloc_ffi_error_destroy(api, err);
   /* Claiming an explicit id; re-claiming the same pair is accepted. */
   XLA_FFI_TypeId c = {900001};
-  assert_null(shloc_ffi_type_register(api, "test.type_c", &c));
-  assert_null(shloc_ffi_type_register(api, "test.type_c", &c));
+  assert_null(shloc_ffi_type_register(api, "test.type_c", &c, NULL));
+  assert_null(shloc_ffi_type_register(api, "test.type_c", &c, NULL));
   XLA_FFI_TypeId clash = {900001};
-  err = shloc_ffi_type_register(api, "test.type_d", &clash);
+  err = shloc_ffi_type_register(api, "test.type_d", &clash, NULL);
   assert_non_null(err);
   shloc_ffi_error_destroy(api, err);
   XLA_FFI_TypeId fresh = {0};
-  assert_null(shloc_ffi_type_register(api, "test.type_e", &fresh));
+  assert_null(shloc_ffi_type_register(api, "test.type_e", &fresh, NULL));
   assert_true(fresh.type_id > 900001);
   int64_t id;
   assert_ok(ffi_type_lookup("test.type_c", 11, &id));
@@ -737,7 +737,7 @@ static void test_struct_sizes(void **state) {
   (void)state;
   assert_int_equal(XLA_FFI_CallFrame_STRUCT_SIZE, 168);
   assert_int_equal(sizeof(XLA_FFI_CallFrame), 176);
-  assert_int_equal(XLA_FFI_Api_STRUCT_SIZE, 192);
+  assert_int_equal(XLA_FFI_Api_STRUCT_SIZE, 200);
   assert_int_equal(XLA_FFI_Buffer_STRUCT_SIZE, 48);
   assert_int_equal(XLA_FFI_Metadata_STRUCT_SIZE, 48);
   assert_int_equal(XLA_FFI_Handler_Register_Args_STRUCT_SIZE, 84);

@@ -343,10 +343,22 @@ static void test_rng(void **state) {
               EQ("%n", "2.0", "tensor<3xf32>"));
 }
 
-static void test_tuple_unsupported(void **state) {
+/* Tuples are planned as their leaves: tuple and get_tuple_element copy
+ * leaves; ops other than those and custom_call refuse tuple values. */
+static void test_tuples(void **state) {
   (void)state;
+  expect_pass("  %a = stablehlo.constant dense<1> : tensor<i32>\n"
+              "  %b = stablehlo.constant dense<[2.0, 3.0]> : tensor<2xf32>\n"
+              "  %t = stablehlo.tuple %a, %b : tuple<tensor<i32>, tensor<2xf32>>\n"
+              "  %n = stablehlo.tuple %t, %a : tuple<tuple<tensor<i32>, tensor<2xf32>>, tensor<i32>>\n"
+              "  %u = stablehlo.get_tuple_element %n[0] : (tuple<tuple<tensor<i32>, tensor<2xf32>>, tensor<i32>>) -> "
+              "tuple<tensor<i32>, tensor<2xf32>>\n"
+              "  %v = stablehlo.get_tuple_element %u[1] : (tuple<tensor<i32>, tensor<2xf32>>) -> tensor<2xf32>\n"
+              "  %w = stablehlo.get_tuple_element %n[1] : (tuple<tuple<tensor<i32>, tensor<2xf32>>, tensor<i32>>) -> "
+              "tensor<i32>\n" EQ("%v", "[2.0, 3.0]", "tensor<2xf32>") EQ("%w", "1", "tensor<i32>"));
   expect_code("  %a = stablehlo.constant dense<1> : tensor<i32>\n"
-              "  %t = \"stablehlo.tuple\"(%a) : (tensor<i32>) -> tuple<tensor<i32>>\n",
+              "  %t = \"stablehlo.tuple\"(%a) : (tensor<i32>) -> tuple<tensor<i32>>\n"
+              "  %o = stablehlo.optimization_barrier %t : tuple<tensor<i32>>\n",
               SHLOC_ERR_UNSUPPORTED);
 }
 
@@ -364,7 +376,7 @@ int main(void) {
       cmocka_unit_test(test_scatter_windows),
       cmocka_unit_test(test_scatter_multi_and_batching),
       cmocka_unit_test(test_rng),
-      cmocka_unit_test(test_tuple_unsupported),
+      cmocka_unit_test(test_tuples),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

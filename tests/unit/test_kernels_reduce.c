@@ -86,6 +86,38 @@ static void test_reduce_fast(void **state) {
          "  func.return\n}\n");
 }
 
+/* Reductions over leading dimensions fold whole rows, blocks of adjacent
+ * outputs at a time (1100 columns: a partial block). */
+static void test_reduce_columns(void **state) {
+  (void)state;
+  run_ok("func.func @main() {\n"
+         "  %x = \"stablehlo.iota\"() <{iota_dimension = 2 : i64}> : () -> tensor<2x3x1100xi32>\n"
+         "  %r = stablehlo.reshape %x : (tensor<2x3x1100xi32>) -> tensor<2x3x1100xi32>\n"
+         "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+         "  %cs = \"stablehlo.reduce\"(%r, %z) <{dimensions = array<i64: 0, 1>}> ({\n" BODY2("i32", "add")
+         "  }) : (tensor<2x3x1100xi32>, tensor<i32>) -> tensor<1100xi32>\n"
+         "  %j = \"stablehlo.iota\"() <{iota_dimension = 0 : i64}> : () -> tensor<1100xi32>\n"
+         "  %six = stablehlo.constant dense<6> : tensor<1100xi32>\n"
+         "  %want = stablehlo.multiply %j, %six : tensor<1100xi32>\n"
+         "  \"check.expect_eq\"(%cs, %want) : (tensor<1100xi32>, tensor<1100xi32>) -> ()\n"
+         /* f32 max over the middle dimension, NaN in one column */
+         "  %f = stablehlo.constant dense<[[[1.0, 5.0], [0x7FC00000, 2.0], [3.0, -1.0]], [[4.0, 0.0], [1.0, 7.0], [2.0, 2.0]]]> : tensor<2x3x2xf32>\n"
+         "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+         "  %m = \"stablehlo.reduce\"(%f, %ninf) <{dimensions = array<i64: 1>}> ({\n" BODY2("f32", "maximum")
+         "  }) : (tensor<2x3x2xf32>, tensor<f32>) -> tensor<2x2xf32>\n"
+         "  %m0 = stablehlo.slice %m [1:2, 0:2] : (tensor<2x2xf32>) -> tensor<1x2xf32>\n" EQ("%m0", "dense<[[4.0, 7.0]]>", "tensor<1x2xf32>")
+         "  %m1 = stablehlo.slice %m [0:1, 1:2] : (tensor<2x2xf32>) -> tensor<1x1xf32>\n" EQ("%m1", "dense<5.0>", "tensor<1x1xf32>")
+         "  %m2 = stablehlo.slice %m [0:1, 0:1] : (tensor<2x2xf32>) -> tensor<1x1xf32>\n"
+         "  %isn = \"stablehlo.compare\"(%m2, %m2) <{comparison_direction = #stablehlo<comparison_direction NE>}> : "
+         "(tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x1xi1>\n" EQ("%isn", "dense<true>", "tensor<1x1xi1>")
+         /* bf16 column sums round every step, in order (1 + 1 + 256 would give 258) */
+         "  %h = stablehlo.constant dense<[[256.0, 1.0], [1.0, 256.0], [1.0, 1.0]]> : tensor<3x2xbf16>\n"
+         "  %hz = stablehlo.constant dense<0.0> : tensor<bf16>\n"
+         "  %rh = \"stablehlo.reduce\"(%h, %hz) <{dimensions = array<i64: 0>}> ({\n" BODY2("bf16", "add")
+         "  }) : (tensor<3x2xbf16>, tensor<bf16>) -> tensor<2xbf16>\n" EQ("%rh", "dense<256.0>", "tensor<2xbf16>")
+         "  func.return\n}\n");
+}
+
 static void test_reduce_variadic(void **state) {
   (void)state;
   /* argmax with the first index on ties */
@@ -313,7 +345,7 @@ static void test_general_bodies(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_reduce_fast),    cmocka_unit_test(test_reduce_variadic), cmocka_unit_test(test_reduce_window),
+      cmocka_unit_test(test_reduce_fast), cmocka_unit_test(test_reduce_columns),    cmocka_unit_test(test_reduce_variadic), cmocka_unit_test(test_reduce_window),
       cmocka_unit_test(test_select_and_scatter), cmocka_unit_test(test_sort_and_top_k), cmocka_unit_test(test_dot),
       cmocka_unit_test(test_convolution),    cmocka_unit_test(test_fft),             cmocka_unit_test(test_linalg),
       cmocka_unit_test(test_batch_norm),     cmocka_unit_test(test_general_bodies),

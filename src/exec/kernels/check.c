@@ -148,7 +148,7 @@ static shl_status check_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     uint8_t *d = plan_alloc(pc, nb > 0 ? (size_t)nb : 1);
     if (!d) return st_oom();
     for (int64_t i = 0; sz && i < nb / (int64_t)sz; i++)
-      memcpy(d + i * (int64_t)sz, (const uint8_t *)val->u.dense.data + (val->u.dense.splat ? 0 : i * (int64_t)sz), sz);
+      memcpy(d + i * (int64_t)sz, (const uint8_t *)attr_dense_data(val) + (val->u.dense.splat ? 0 : i * (int64_t)sz), sz);
     cp->expected = d;
   }
   *params = cp;

@@ -287,7 +287,7 @@ static shl_status constant_prepare(plan_ctx *pc, const shl_op *op, void **params
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "value is not a dense elements attribute of the result type");
   const_params *p = plan_alloc(pc, sizeof *p);
   if (!p) return st_oom();
-  p->data = v->u.dense.data;
+  p->data = attr_dense_data(v);
   p->esz = dtype_bytes(type_storage_dtype(v->type));
   p->splat = v->u.dense.splat;
   *params = p;
@@ -319,7 +319,7 @@ static shl_status constant_like_prepare(plan_ctx *pc, const shl_op *op, void **p
   p->splat = true;
   p->data = e;
   if (v && v->kind == AT_DENSE && v->u.dense.nbytes >= p->esz && type_storage_dtype(v->type) == dt) {
-    memcpy(e, v->u.dense.data, p->esz);
+    memcpy(e, attr_dense_data(v), p->esz);
   } else if (v && (v->kind == AT_FLOAT || v->kind == AT_INT || v->kind == AT_BOOL)) {
     double d = v->kind == AT_FLOAT ? fp_to_f64(v->type->dtype, v->u.f_bits)
                : v->kind == AT_INT ? (double)v->u.i

@@ -197,18 +197,6 @@ EW_CLONES static void sincos_loop(double shift, const float *a, float *r, int64_
   }
 }
 
-/* NaN-propagating max/min; +0 is larger than -0 (as the double kernels). */
-EW_INLINE float max_f32(float x, float y) {
-  float m = x > y ? x : x < y ? y : signbit(x) ? y : x;
-  m = y != y ? y : m;
-  return x != x ? x : m;
-}
-EW_INLINE float min_f32(float x, float y) {
-  float m = x < y ? x : x > y ? y : signbit(x) ? x : y;
-  m = y != y ? y : m;
-  return x != x ? x : m;
-}
-
 #define MAP1(expr)                                  \
   do {                                              \
     _Pragma("omp simd") for (int64_t i = 0; i < n; i++) { \
@@ -273,14 +261,49 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n) {
     }                                               \
   } while (0)
 
+/* NaN-propagating max/min (x's NaN first), without branches; +0 is larger
+ * than -0 (as the double kernels): equal operands combine their bits. */
+EW_INLINE vf32 vmax(vf32 x, vf32 y) {
+  vf32 m = vsel(x > y, x, y);
+  m = vsel(x == y, (vf32)((vi32)x & (vi32)y), m);
+  return vsel(x != x, x, m);
+}
+EW_INLINE vf32 vmin(vf32 x, vf32 y) {
+  vf32 m = vsel(x < y, x, y);
+  m = vsel(x == y, (vf32)((vi32)x | (vi32)y), m);
+  return vsel(x != x, x, m);
+}
+
+/* r[i] = F(x, y) 16 at a time for x from a, y from the expression Y (of i_). */
+#define VLOOP2(F, Y)                                  \
+  do {                                                \
+    int64_t i_ = 0;                                   \
+    for (; i_ + 16 <= n; i_ += 16) {                  \
+      vf32 x_, y_;                                    \
+      memcpy(&x_, a + i_, sizeof x_);                 \
+      Y;                                              \
+      x_ = F;                                         \
+      memcpy(r + i_, &x_, sizeof x_);                 \
+    }                                                 \
+    if (i_ < n) {                                     \
+      vf32 x_ = {0}, y_ = {0};                        \
+      memcpy(&x_, a + i_, (size_t)(n - i_) * 4);      \
+      Y;                                              \
+      x_ = F;                                         \
+      memcpy(r + i_, &x_, (size_t)(n - i_) * 4);      \
+    }                                                 \
+  } while (0)
+
+#define LOAD_B memcpy(&y_, b + i_, (size_t)(n - i_ < 16 ? n - i_ : 16) * 4)
+
 EW_CLONES static void binary_loop(shl_opid id, const float *a, const float *b, float *r, int64_t n) {
   switch (id) {
     case OP_ADD: MAP2(x + y); break;
     case OP_SUBTRACT: MAP2(x - y); break;
     case OP_MULTIPLY: MAP2(x * y); break;
     case OP_DIVIDE: MAP2(x / y); break;
-    case OP_MAXIMUM: MAP2(max_f32(x, y)); break;
-    default: MAP2(min_f32(x, y)); break;
+    case OP_MAXIMUM: VLOOP2(vmax(x_, y_), LOAD_B); break;
+    default: VLOOP2(vmin(x_, y_), LOAD_B); break;
   }
 }
 
@@ -297,8 +320,14 @@ EW_CLONES static void scalar_loop(shl_opid id, const float *a, float y, bool swa
     case OP_SUBTRACT: MAP1(x - y); break;
     case OP_MULTIPLY: MAP1(x * y); break;
     case OP_DIVIDE: MAP1(x / y); break;
-    case OP_MAXIMUM: MAP1(swap ? max_f32(y, x) : max_f32(x, y)); break;
-    default: MAP1(swap ? min_f32(y, x) : min_f32(x, y)); break;
+    case OP_MAXIMUM:
+      if (swap) VLOOP2(vmax(y_, x_), y_ = VSPLAT(y));
+      else VLOOP2(vmax(x_, y_), y_ = VSPLAT(y));
+      break;
+    default:
+      if (swap) VLOOP2(vmin(y_, x_), y_ = VSPLAT(y));
+      else VLOOP2(vmin(x_, y_), y_ = VSPLAT(y));
+      break;
   }
 }
 

@@ -9,7 +9,10 @@
  * Aliases: a result aliasing an operand gets the operand's bytes first, and
  * the handler sees the same pointer as that operand and that result (the
  * result's buffer, or its scratch when it has a layout), so it can update in
- * place; the operand's own buffer is never written. */
+ * place; the operand's own buffer is never written.
+ * Tuples: the planner passes a tuple operand or result as its leaves, and
+ * the handler sees one buffer per leaf, depth first, as XLA:CPU passes them
+ * (legacy ABIs: `out` is then a table of leaf pointers). */
 #include <stdlib.h>
 
 #include "exec/plan.h"
@@ -50,41 +53,37 @@ static void ffi_call_release(void *p) {
 
 /* ---- configuration ---- */
 
-typedef struct {
-  int api_version;
-  const shl_attr *dict; /* typed FFI attributes, or NULL */
-  shl_str opaque;       /* legacy backend_config bytes */
-} call_config;
-
-/* api_version and backend_config as XLA reads them: a dictionary in
- * `mhlo.backend_config` (JAX's spelling) or `backend_config` means typed FFI;
- * otherwise backend_config is the legacy opaque string. */
-static shl_status decode_config(shloc_module *m, const shl_op *op, call_config *cc) {
-  const shl_attr *api = op_attr(op, "api_version"), *cfg = op_attr(op, "backend_config"),
-                 *mhlo = op_attr(op, "mhlo.backend_config");
+shl_status ffi_call_config_decode(shloc_module *m, const shl_attr *api, const shl_attr *cfg, const shl_attr *mhlo,
+                                  ffi_call_config *cc) {
   int64_t v = 1;
-  if (api && !attr_as_int(api, &v)) return op_error(op, SHLOC_ERR_VERIFY, "api_version must be an integer");
-  *cc = (call_config){.api_version = (int)v, .opaque = {"", 0}};
+  if (api && !attr_as_int(api, &v)) return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "api_version must be an integer");
+  *cc = (ffi_call_config){.api_version = (int)v, .opaque = {"", 0}};
+  if (v < 1 || v > 4)
+    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "unsupported api_version %lld for a custom call (1..3: legacy, "
+                    "4: typed FFI)", (long long)v);
   bool cfg_empty = !cfg || (cfg->kind == AT_STRING && cfg->u.str.n == 0);
   if (mhlo) {
-    if (mhlo->kind != AT_DICT) return op_error(op, SHLOC_ERR_VERIFY, "mhlo.backend_config must be a dictionary");
+    if (mhlo->kind != AT_DICT)
+      return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "mhlo.backend_config must be a dictionary");
     if (!cfg_empty)
-      return op_error(op, SHLOC_ERR_VERIFY, "mhlo.backend_config requires backend_config to be absent or empty");
+      return st_error(SHLOC_ERR_VERIFY, NULL, NULL,
+                      "mhlo.backend_config requires backend_config to be absent or empty");
     if (v != 1 && v != 4)
-      return op_error(op, SHLOC_ERR_VERIFY, "mhlo.backend_config requires api_version 4 (typed FFI), got %lld",
-                      (long long)v);
+      return st_error(SHLOC_ERR_VERIFY, NULL, NULL,
+                      "mhlo.backend_config requires api_version 4 (typed FFI), got %lld", (long long)v);
     cc->api_version = 4;
     cc->dict = mhlo;
     return NULL;
   }
   if (cfg && cfg->kind == AT_DICT) {
     if (v != 4)
-      return op_error(op, SHLOC_ERR_VERIFY, "a dictionary backend_config requires api_version 4, got %lld",
+      return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "a dictionary backend_config requires api_version 4, got %lld",
                       (long long)v);
     cc->dict = cfg;
     return NULL;
   }
-  if (cfg && cfg->kind != AT_STRING) return op_error(op, SHLOC_ERR_VERIFY, "backend_config must be a string or a dictionary");
+  if (cfg && cfg->kind != AT_STRING)
+    return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "backend_config must be a string or a dictionary");
   if (v == 4 && !cfg_empty && !str_eq_c(cfg->u.str, "{}")) {
     /* XLA reads "" and "{}" as no attributes, anything else as a dictionary
      * written as MLIR text. */
@@ -92,13 +91,12 @@ static shl_status decode_config(shloc_module *m, const shl_op *op, call_config *
     shl_status st = text_parse_attr(m, cfg->u.str.p, cfg->u.str.n, &d);
     if (st) return st_annotate(st, "backend_config string of an api_version 4 custom call");
     if (d->kind != AT_DICT)
-      return op_error(op, SHLOC_ERR_VERIFY, "the backend_config string of an api_version 4 custom call must hold a "
-                                            "dictionary");
+      return st_error(SHLOC_ERR_VERIFY, NULL, NULL,
+                      "the backend_config string of an api_version 4 custom call must hold a dictionary");
     cc->dict = d;
     return NULL;
   }
-  if (v == 4) return NULL;
-  if (cfg) cc->opaque = cfg->u.str;
+  if (v != 4 && cfg) cc->opaque = cfg->u.str;
   return NULL;
 }
 
@@ -122,10 +120,12 @@ static shl_status layout_of(const shl_op *op, const char *attr, uint32_t i, int3
   return NULL;
 }
 
-/* Fills the descriptor of one buffer of type t and, when the op gives it a
- * non-row-major layout, the conversion boxes. */
-static shl_status describe(plan_ctx *pc, const shl_op *op, const shl_type *t, const char *layouts, uint32_t i,
-                           bool typed, ffi_buffer *b, pass_info *pi) {
+/* Fills the descriptor of one buffer (leaf #leaf, of type t) and, when the
+ * op gives it a non-row-major layout, the conversion boxes.  `top` is the
+ * operand or result index the layout attribute is indexed by, or -1 for a
+ * leaf of a tuple value (which layout attributes cannot describe). */
+static shl_status describe(plan_ctx *pc, const shl_op *op, const shl_type *t, const char *layouts, int64_t top,
+                           uint32_t leaf, bool typed, ffi_buffer *b, pass_info *pi) {
   const char *role = layouts[0] == 'o' ? "operand" : "result";
   *pi = (pass_info){.mode = PASS_DIRECT, .alias = -1};
   if (t->kind == TY_TOKEN) {
@@ -134,18 +134,23 @@ static shl_status describe(plan_ctx *pc, const shl_op *op, const shl_type *t, co
     return NULL;
   }
   if (t->kind != TY_TENSOR)
-    return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s #%u has type kind the executor cannot pass (tuple results are "
-                    "not supported; use several results)", role, i);
-  if (!type_is_static(t)) return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s #%u has a dynamic shape", role, i);
-  if (t->rank > STRIDED_MAX_RANK) return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s #%u has a too large rank", role, i);
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s buffer #%u has a type the executor cannot pass", role, leaf);
+  if (!type_is_static(t)) return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s buffer #%u has a dynamic shape", role, leaf);
+  if (t->rank > STRIDED_MAX_RANK)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s buffer #%u has a too large rank", role, leaf);
   shl_dtype dt = type_storage_dtype(t);
   if (typed && ffi_dtype_to_xla(dt) == XLA_FFI_DataType_INVALID)
-    return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s #%u has element type %s, which the XLA FFI cannot carry", role, i,
-                    dtype_name(dt));
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s buffer #%u has element type %s, which the XLA FFI cannot carry",
+                    role, leaf, dtype_name(dt));
   *b = (ffi_buffer){dt, NULL, t->rank, t->dims};
+  if (top < 0) {
+    if (op_attr(op, layouts))
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s cannot give layouts to the leaves of a tuple %s", layouts, role);
+    return NULL;
+  }
   int64_t m2m[STRIDED_MAX_RANK];
   bool has;
-  ST_TRY(layout_of(op, layouts, i, t->rank, m2m, &has));
+  ST_TRY(layout_of(op, layouts, (uint32_t)top, t->rank, m2m, &has));
   if (!has) return NULL;
   /* Physical strides: m2m[0] varies fastest. */
   int64_t ps[STRIDED_MAX_RANK], rs[STRIDED_MAX_RANK], s = 1;
@@ -174,43 +179,81 @@ static shl_status describe(plan_ctx *pc, const shl_op *op, const shl_type *t, co
   return NULL;
 }
 
+/* Describes every leaf of a value of type t, depth first, from leaf *leaf on. */
+static shl_status describe_value(plan_ctx *pc, const shl_op *op, const shl_type *t, const char *layouts, int64_t top,
+                                 bool typed, ffi_call *c, bool result, uint32_t *leaf) {
+  if (t->kind == TY_TUPLE) {
+    for (uint32_t e = 0; e < t->n_in; e++)
+      ST_TRY(describe_value(pc, op, t->in[e], layouts, -1, typed, c, result, leaf));
+    return NULL;
+  }
+  uint32_t k = (*leaf)++;
+  return result ? describe(pc, op, t, layouts, top, k, typed, &c->rets[k], &c->out[k])
+                : describe(pc, op, t, layouts, top, k, typed, &c->args[k], &c->in[k]);
+}
+
 static bool same_layout(const pass_info *a, const pass_info *b) {
   if ((a->mode == PASS_LAYOUT) != (b->mode == PASS_LAYOUT)) return false;
   return a->mode != PASS_LAYOUT || memcmp(a->to_phys, b->to_phys, sizeof *a->to_phys) == 0;
 }
 
-/* output_operand_aliases: result o takes operand i's bytes and both are
- * passed as one buffer. */
+/* Follows a tuple index path from a value of type t to one of its leaves:
+ * adds the leaves before it to *leaf and returns its type (NULL when the
+ * path does not end at a leaf). */
+static const shl_type *leaf_at(const shl_type *t, const int64_t *path, size_t n, uint32_t *leaf) {
+  for (size_t k = 0; k < n; k++) {
+    if (t->kind != TY_TUPLE || path[k] < 0 || path[k] >= t->n_in) return NULL;
+    for (int64_t e = 0; e < path[k]; e++) *leaf += plan_leaf_count(t->in[e]);
+    t = t->in[path[k]];
+  }
+  return t->kind == TY_TUPLE ? NULL : t;
+}
+
+#define ALIAS_MAX_DEPTH 16
+
+/* output_operand_aliases: result leaf o takes operand leaf i's bytes and
+ * both are passed as one buffer.  As in XLA, output_tuple_indices index the
+ * op's results when it has several (or none), else the single result. */
 static shl_status decode_aliases(const shl_op *op, ffi_call *c) {
   const shl_attr *a = op_attr(op, "output_operand_aliases");
   if (!a) return NULL;
   if (a->kind != AT_ARRAY) return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases must be an array");
   for (uint32_t k = 0; k < a->u.arr.n; k++) {
     const shl_attr *al = a->u.arr.items[k];
-    int64_t out_path[2], in_path[1], idx;
+    int64_t out_path[ALIAS_MAX_DEPTH], in_path[ALIAS_MAX_DEPTH], idx;
     size_t n_out = 0, n_in = 0;
     if (!al || al->kind != AT_STRUCT ||
-        !attr_as_ints(attr_struct_field(al, "output_tuple_indices"), out_path, 2, &n_out) ||
-        !attr_as_ints(attr_struct_field(al, "operand_tuple_indices"), in_path, 1, &n_in) ||
+        !attr_as_ints(attr_struct_field(al, "output_tuple_indices"), out_path, ALIAS_MAX_DEPTH, &n_out) ||
+        !attr_as_ints(attr_struct_field(al, "operand_tuple_indices"), in_path, ALIAS_MAX_DEPTH, &n_in) ||
         !attr_as_int(attr_struct_field(al, "operand_index"), &idx))
       return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases entry #%u is malformed", k);
-    if (n_in || n_out > 1 || (n_out == 0 && c->n_rets != 1))
-      return op_error(op, SHLOC_ERR_UNSUPPORTED, "output_operand_aliases entry #%u uses nested tuple indices", k);
-    int64_t o = n_out ? out_path[0] : 0;
-    if (idx < 0 || idx >= c->n_args || o < 0 || o >= c->n_rets)
-      return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases entry #%u is out of range", k);
-    pass_info *in = &c->in[idx], *out = &c->out[o];
+    uint32_t li = 0, lo = 0;
+    const shl_type *ti = NULL, *to = NULL;
+    if (idx >= 0 && idx < op->n_operands) {
+      for (int64_t e = 0; e < idx; e++) li += plan_leaf_count(op->operands[e]->type);
+      ti = leaf_at(op->operands[idx]->type, in_path, n_in, &li);
+    }
+    if (op->n_results == 1) {
+      to = leaf_at(op->results[0].type, out_path, n_out, &lo);
+    } else if (n_out && out_path[0] >= 0 && out_path[0] < op->n_results) {
+      for (int64_t e = 0; e < out_path[0]; e++) lo += plan_leaf_count(op->results[e].type);
+      to = leaf_at(op->results[out_path[0]].type, out_path + 1, n_out - 1, &lo);
+    }
+    if (!ti || !to)
+      return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases entry #%u does not name an operand and a result "
+                      "buffer", k);
+    pass_info *in = &c->in[li], *out = &c->out[lo];
     if (in->alias >= 0 || out->alias >= 0)
-      return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases: operand %lld or result %lld is aliased twice",
-                      (long long)idx, (long long)o);
-    if (!type_eq(op->operands[idx]->type, op->results[o].type))
+      return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases: operand buffer %u or result buffer %u is aliased "
+                      "twice", li, lo);
+    if (!type_eq(ti, to))
       return op_error(op, SHLOC_ERR_VERIFY, "output_operand_aliases entry #%u joins values of different types", k);
     if (in->mode == PASS_TOKEN) continue;
     if (!same_layout(in, out))
       return op_error(op, SHLOC_ERR_UNSUPPORTED,
                       "output_operand_aliases entry #%u joins an operand and a result with different layouts", k);
-    in->alias = (int)o;
-    out->alias = (int)idx;
+    in->alias = (int)lo;
+    out->alias = (int)li;
     in->mode = PASS_ALIAS;
   }
   return NULL;
@@ -232,8 +275,9 @@ static shl_status alloc_scratch(pass_info *pi) {
 shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   const shl_attr *ta = op_attr(op, "call_target_name");
   shl_str tname = ta && ta->kind == AT_STRING ? ta->u.str : (shl_str){"", 0};
-  call_config cc = {0};
-  ST_TRY(decode_config(pc->m, op, &cc));
+  ffi_call_config cc;
+  ST_TRY(ffi_call_config_decode(pc->m, op_attr(op, "api_version"), op_attr(op, "backend_config"),
+                                op_attr(op, "mhlo.backend_config"), &cc));
   ffi_registry *reg = plan_config(pc)->registry;
   char *target = plan_alloc(pc, tname.n + 1);
   if (!target) return st_oom();
@@ -247,17 +291,22 @@ shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
                     target);
   ffi_call *c = plan_alloc(pc, sizeof *c);
   if (!c) return st_oom();
-  *c = (ffi_call){.n_args = (int)op->n_operands, .n_rets = (int)op->n_results};
-  c->args = plan_alloc(pc, (op->n_operands + 1) * sizeof *c->args);
-  c->rets = plan_alloc(pc, (op->n_results + 1) * sizeof *c->rets);
-  c->in = plan_alloc(pc, (op->n_operands + 1) * sizeof *c->in);
-  c->out = plan_alloc(pc, (op->n_results + 1) * sizeof *c->out);
+  uint32_t n_args = 0, n_rets = 0;
+  for (uint32_t i = 0; i < op->n_operands; i++) n_args += plan_leaf_count(op->operands[i]->type);
+  for (uint32_t i = 0; i < op->n_results; i++) n_rets += plan_leaf_count(op->results[i].type);
+  *c = (ffi_call){.n_args = (int)n_args, .n_rets = (int)n_rets};
+  c->args = plan_alloc(pc, (n_args + 1) * sizeof *c->args);
+  c->rets = plan_alloc(pc, (n_rets + 1) * sizeof *c->rets);
+  c->in = plan_alloc(pc, (n_args + 1) * sizeof *c->in);
+  c->out = plan_alloc(pc, (n_rets + 1) * sizeof *c->out);
   if (!c->args || !c->rets || !c->in || !c->out) return st_oom();
   bool typed = cc.api_version == 4;
+  uint32_t leaf = 0;
   for (uint32_t i = 0; i < op->n_operands; i++)
-    ST_TRY(describe(pc, op, op->operands[i]->type, "operand_layouts", i, typed, &c->args[i], &c->in[i]));
+    ST_TRY(describe_value(pc, op, op->operands[i]->type, "operand_layouts", i, typed, c, false, &leaf));
+  leaf = 0;
   for (uint32_t i = 0; i < op->n_results; i++)
-    ST_TRY(describe(pc, op, op->results[i].type, "result_layouts", i, typed, &c->rets[i], &c->out[i]));
+    ST_TRY(describe_value(pc, op, op->results[i].type, "result_layouts", i, typed, c, true, &leaf));
   ST_TRY(decode_aliases(op, c));
   c->simple = true;
   for (int i = 0; i < c->n_args; i++) c->simple = c->simple && c->in[i].mode == PASS_DIRECT;
@@ -280,6 +329,7 @@ shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
       .opaque_len = cc.opaque.n,
       .n_args = c->n_args,
       .n_rets = c->n_rets,
+      .tuple_result = op->n_results == 1 && op->results[0].type->kind == TY_TUPLE,
   };
   shl_status st = ffi_site_prepare(reg, &d, &c->site);
   ffi_attrs_destroy(attrs);

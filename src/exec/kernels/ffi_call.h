@@ -6,6 +6,23 @@
 #include "exec/exec.h"
 #include "ffi/ffi.h"
 
+/* What XLA reads from a custom call's attributes to pick the ABI: a
+ * dictionary in `mhlo.backend_config` (JAX's spelling) or `backend_config`
+ * means typed FFI; an api_version 4 string backend_config is a dictionary
+ * written as MLIR text ("" and "{}": none); otherwise backend_config is the
+ * legacy opaque string. */
+typedef struct {
+  int api_version;      /* 1..4 */
+  const shl_attr *dict; /* typed FFI attributes, or NULL */
+  shl_str opaque;       /* legacy backend_config bytes */
+} ffi_call_config;
+
+/* Decodes api_version, backend_config and mhlo.backend_config (each may be
+ * NULL).  Errors carry no position; the executor and the C shim generator
+ * add their own. */
+shl_status ffi_call_config_decode(shloc_module *m, const shl_attr *api_version, const shl_attr *backend_config,
+                                  const shl_attr *mhlo_backend_config, ffi_call_config *out);
+
 /* Decodes the op's configuration (api_version, backend_config, layouts,
  * aliases), prepares the call site (attributes encoded and instantiate run
  * once, here) and registers its release with the executable.  A target

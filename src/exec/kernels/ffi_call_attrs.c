@@ -24,11 +24,11 @@ static shl_status add_dense(ffi_attrs *a, shl_str name, const shl_attr *v) {
   int64_t count = type_num_elements(t);
   if (count < 0) return unsupported(name, "dense elements too large");
   if (!v->u.dense.splat || count <= 1)
-    return ffi_attrs_add_array(a, name.p, name.n, dt, (size_t)count, v->u.dense.data);
+    return ffi_attrs_add_array(a, name.p, name.n, dt, (size_t)count, attr_dense_data(v));
   size_t esz = dtype_bytes(dt);
   char *buf = malloc((size_t)count * esz);
   if (!buf) return st_oom();
-  for (int64_t i = 0; i < count; i++) memcpy(buf + (size_t)i * esz, v->u.dense.data, esz);
+  for (int64_t i = 0; i < count; i++) memcpy(buf + (size_t)i * esz, attr_dense_data(v), esz);
   shl_status st = ffi_attrs_add_array(a, name.p, name.n, dt, (size_t)count, buf);
   free(buf);
   return st;

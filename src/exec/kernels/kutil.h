@@ -36,7 +36,7 @@ static inline bool ku_bools(const shl_op *op, const char *name, bool *out, size_
     int64_t cnt = type_num_elements(a->type);
     if (cnt < 0 || (size_t)cnt > cap) return false;
     for (int64_t i = 0; i < cnt; i++)
-      out[i] = ((const uint8_t *)a->u.dense.data)[a->u.dense.splat ? 0 : i] != 0;
+      out[i] = ((const uint8_t *)attr_dense_data(a))[a->u.dense.splat ? 0 : i] != 0;
     *n = (size_t)cnt;
     return true;
   }

@@ -7,18 +7,18 @@
  * fused instead, with the fold order of ew_fold; see exec/fuse.c.) */
 #include <math.h>
 
-#include "kutil.h"
+#include "reduce.h"
 
 typedef struct {
   uint32_t n_in;
   shl_opid binop; /* OP_UNKNOWN: run the body */
   int64_t n_out, n_red;
+  int64_t inner; /* kept trailing dims' size: outputs contiguous in the input too (1: none) */
   int64_t *out_off; /* input offset of each output element's first reduced element */
   int64_t *red_off; /* offset of each reduced element relative to that */
 } reduce_params;
 
-/* Whether the fast loop handles op on dtype t (otherwise the body runs). */
-static bool reduce_fast_ok(shl_opid binop, shl_dtype t) {
+bool fold_fast_ok(shl_opid binop, shl_dtype t) {
   bool bitwise = binop == OP_AND || binop == OP_OR || binop == OP_XOR;
   switch (t) {
     case DT_F32:
@@ -61,7 +61,7 @@ static shl_status reduce_prepare(plan_ctx *pc, const shl_op *op, void **params) 
   rp->n_in = n;
   rp->binop = n == 1 ? ku_body_binop(&op->regions[0]) : OP_UNKNOWN;
   shl_dtype dt = type_storage_dtype(it);
-  if (rp->binop != OP_UNKNOWN && !reduce_fast_ok(rp->binop, dt)) rp->binop = OP_UNKNOWN;
+  if (rp->binop != OP_UNKNOWN && !fold_fast_ok(rp->binop, dt)) rp->binop = OP_UNKNOWN;
   int64_t strides[KU_MAX_RANK];
   ku_strides(rank, it->dims, strides);
   rp->n_out = 1;
@@ -70,6 +70,8 @@ static shl_status reduce_prepare(plan_ctx *pc, const shl_op *op, void **params) 
     if (red[d]) rp->n_red *= it->dims[d];
     else rp->n_out *= it->dims[d];
   }
+  rp->inner = 1;
+  for (int32_t d = rank - 1; d >= 0 && !red[d]; d--) rp->inner *= it->dims[d];
   rp->out_off = plan_alloc(pc, (size_t)(rp->n_out + 1) * sizeof(int64_t));
   rp->red_off = plan_alloc(pc, (size_t)(rp->n_red + 1) * sizeof(int64_t));
   if (!rp->out_off || !rp->red_off) return st_oom();
@@ -96,22 +98,36 @@ static shl_status reduce_prepare(plan_ctx *pc, const shl_op *op, void **params) 
 
 /* ---- fast loops ---- */
 
-#define RED_LOOP(T, ACC, LD, RND, STO, EXPR)                                                                   \
+#define LIST_LOOP(T, ACC, LD, RND, STO, EXPR)                                                                  \
   do {                                                                                                       \
-    const T *src = in;                                                                                       \
-    T *dst = out;                                                                                            \
-    ACC init = LD(*(const T *)initp);                                                                        \
-    _Pragma("omp parallel for if (rp->n_out > 1 && rp->n_out * rp->n_red > (1 << 16))")                     \
-    for (int64_t o = 0; o < rp->n_out; o++) {                                                                \
-      const T *base = src + rp->out_off[o];                                                                  \
+    const T *src = src_;                                                                                     \
+    T *dst = out_;                                                                                           \
+    ACC init = LD(*(const T *)init_);                                                                        \
+    for (int64_t o = 0; o < n_out; o++) {                                                                    \
+      const T *base = src + (bases ? bases[o] : 0);                                                          \
       ACC acc = init;                                                                                        \
-      for (int64_t j = 0; j < rp->n_red; j++) {                                                              \
-        ACC x = LD(base[rp->red_off[j]]);                                                                    \
+      for (int64_t j = 0; j < cnt; j++) {                                                                    \
+        ACC x = LD(base[offs[j]]);                                                                           \
         acc = RND(EXPR);                                                                                     \
       }                                                                                                      \
       dst[o] = STO(acc);                                                                                     \
     }                                                                                                        \
   } while (0)
+
+#define ROWS_LOOP(T, ACC, LD, RND, STO, EXPR)                                                                  \
+  do {                                                                                                       \
+    T *dst = out_;                                                                                           \
+    for (int64_t w = 0; w < n_rel; w++) {                                                                    \
+      const T *s = (const T *)src_ + rel[w];                                                                 \
+      _Pragma("omp simd") for (int64_t j = 0; j < len; j++) {                                                \
+        ACC acc = LD(dst[j]), x = LD(s[j]);                                                                  \
+        dst[j] = STO(RND(EXPR));                                                                             \
+      }                                                                                                      \
+    }                                                                                                        \
+  } while (0)
+
+#define LIST_ARGS const void *src_, const int64_t *bases, int64_t n_out, const int64_t *offs, int64_t cnt, const void *init_, void *out_
+#define ROWS_ARGS const void *src_, const int64_t *rel, int64_t n_rel, int64_t len, void *out_
 
 #define ID(v) (v)
 #define FMAX(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
@@ -119,72 +135,128 @@ static shl_status reduce_prepare(plan_ctx *pc, const shl_op *op, void **params) 
 #define IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define IMIN(a, b) ((a) < (b) ? (a) : (b))
 
-#define DEF_FLOAT_RED(NAME, T, ACC, LD, RND, STO)                                                             \
-  static void NAME(const reduce_params *rp, const void *in, const void *initp, void *out) {                  \
-    switch (rp->binop) {                                                                                     \
-      case OP_ADD: RED_LOOP(T, ACC, LD, RND, STO, acc + x); break;                                           \
-      case OP_MULTIPLY: RED_LOOP(T, ACC, LD, RND, STO, acc * x); break;                                      \
-      case OP_MAXIMUM: RED_LOOP(T, ACC, LD, ID, STO, FMAX(acc, x)); break;                                   \
-      default: RED_LOOP(T, ACC, LD, ID, STO, FMIN(acc, x)); break;                                           \
+/* NAME_list and NAME_rows for one element type. */
+#define DEF_FLOAT_FOLD(NAME, T, ACC, LD, RND, STO)                                                              \
+  static void NAME##_list(shl_opid binop, LIST_ARGS) {                                                       \
+    switch (binop) {                                                                                         \
+      case OP_ADD: LIST_LOOP(T, ACC, LD, RND, STO, acc + x); break;                                          \
+      case OP_MULTIPLY: LIST_LOOP(T, ACC, LD, RND, STO, acc * x); break;                                     \
+      case OP_MAXIMUM: LIST_LOOP(T, ACC, LD, ID, STO, FMAX(acc, x)); break;                                  \
+      default: LIST_LOOP(T, ACC, LD, ID, STO, FMIN(acc, x)); break;                                          \
+    }                                                                                                        \
+  }                                                                                                          \
+  static void NAME##_rows(shl_opid binop, ROWS_ARGS) {                                                       \
+    switch (binop) {                                                                                         \
+      case OP_ADD: ROWS_LOOP(T, ACC, LD, RND, STO, acc + x); break;                                          \
+      case OP_MULTIPLY: ROWS_LOOP(T, ACC, LD, RND, STO, acc * x); break;                                     \
+      case OP_MAXIMUM: ROWS_LOOP(T, ACC, LD, ID, STO, FMAX(acc, x)); break;                                  \
+      default: ROWS_LOOP(T, ACC, LD, ID, STO, FMIN(acc, x)); break;                                          \
     }                                                                                                        \
   }
 
 #define BF16_RND(v) bf16_to_f32(f32_to_bf16(v))
 #define F16_RND(v) f16_to_f32(f32_to_f16(v))
 
-DEF_FLOAT_RED(red_f32, float, float, ID, ID, ID)
-DEF_FLOAT_RED(red_f64, double, double, ID, ID, ID)
-DEF_FLOAT_RED(red_bf16, uint16_t, float, bf16_to_f32, BF16_RND, f32_to_bf16)
-DEF_FLOAT_RED(red_f16, uint16_t, float, f16_to_f32, F16_RND, f32_to_f16)
+DEF_FLOAT_FOLD(fold_f32, float, float, ID, ID, ID)
+DEF_FLOAT_FOLD(fold_f64, double, double, ID, ID, ID)
+DEF_FLOAT_FOLD(fold_bf16, uint16_t, float, bf16_to_f32, BF16_RND, f32_to_bf16)
+DEF_FLOAT_FOLD(fold_f16, uint16_t, float, f16_to_f32, F16_RND, f32_to_f16)
 
-#define DEF_COMPLEX_RED(NAME, T)                                                                              \
-  static void NAME(const reduce_params *rp, const void *in, const void *initp, void *out) {                  \
-    RED_LOOP(T, T, ID, ID, ID, acc + x);                                                                     \
+#define DEF_COMPLEX_FOLD(NAME, T)                                                                              \
+  static void NAME##_list(shl_opid binop, LIST_ARGS) {                                                       \
+    (void)binop;                                                                                             \
+    LIST_LOOP(T, T, ID, ID, ID, acc + x);                                                                    \
+  }                                                                                                          \
+  static void NAME##_rows(shl_opid binop, ROWS_ARGS) {                                                       \
+    (void)binop;                                                                                             \
+    ROWS_LOOP(T, T, ID, ID, ID, acc + x);                                                                    \
   }
 
-DEF_COMPLEX_RED(red_c64, float complex)
-DEF_COMPLEX_RED(red_c128, double complex)
+DEF_COMPLEX_FOLD(fold_c64, float complex)
+DEF_COMPLEX_FOLD(fold_c128, double complex)
 
 /* Integers: add and multiply wrap (unsigned arithmetic), max/min compare in the signed or unsigned type. */
-#define DEF_INT_RED(NAME, T, UT)                                                                              \
-  static void NAME(const reduce_params *rp, const void *in, const void *initp, void *out) {                  \
-    switch (rp->binop) {                                                                                     \
-      case OP_ADD: RED_LOOP(T, T, ID, ID, ID, (T)(UT)((UT)acc + (UT)x)); break;                              \
-      case OP_MULTIPLY: RED_LOOP(T, T, ID, ID, ID, (T)(UT)((uint64_t)(UT)acc * (uint64_t)(UT)x)); break;     \
-      case OP_MAXIMUM: RED_LOOP(T, T, ID, ID, ID, IMAX(acc, x)); break;                                      \
-      case OP_MINIMUM: RED_LOOP(T, T, ID, ID, ID, IMIN(acc, x)); break;                                      \
-      case OP_AND: RED_LOOP(T, T, ID, ID, ID, (T)(acc & x)); break;                                          \
-      case OP_OR: RED_LOOP(T, T, ID, ID, ID, (T)(acc | x)); break;                                           \
-      default: RED_LOOP(T, T, ID, ID, ID, (T)(acc ^ x)); break;                                              \
-    }                                                                                                        \
+#define INT_CASES(LOOP, T, UT)                                                                                 \
+  switch (binop) {                                                                                           \
+    case OP_ADD: LOOP(T, T, ID, ID, ID, (T)(UT)((UT)acc + (UT)x)); break;                                    \
+    case OP_MULTIPLY: LOOP(T, T, ID, ID, ID, (T)(UT)((uint64_t)(UT)acc * (uint64_t)(UT)x)); break;           \
+    case OP_MAXIMUM: LOOP(T, T, ID, ID, ID, IMAX(acc, x)); break;                                            \
+    case OP_MINIMUM: LOOP(T, T, ID, ID, ID, IMIN(acc, x)); break;                                            \
+    case OP_AND: LOOP(T, T, ID, ID, ID, (T)(acc & x)); break;                                                \
+    case OP_OR: LOOP(T, T, ID, ID, ID, (T)(acc | x)); break;                                                 \
+    default: LOOP(T, T, ID, ID, ID, (T)(acc ^ x)); break;                                                    \
   }
 
-DEF_INT_RED(red_i8, int8_t, uint8_t)
-DEF_INT_RED(red_i16, int16_t, uint16_t)
-DEF_INT_RED(red_i32, int32_t, uint32_t)
-DEF_INT_RED(red_i64, int64_t, uint64_t)
-DEF_INT_RED(red_u8, uint8_t, uint8_t)
-DEF_INT_RED(red_u16, uint16_t, uint16_t)
-DEF_INT_RED(red_u32, uint32_t, uint32_t)
-DEF_INT_RED(red_u64, uint64_t, uint64_t)
+#define DEF_INT_FOLD(NAME, T, UT)                                                                              \
+  static void NAME##_list(shl_opid binop, LIST_ARGS) { INT_CASES(LIST_LOOP, T, UT) }                         \
+  static void NAME##_rows(shl_opid binop, ROWS_ARGS) { INT_CASES(ROWS_LOOP, T, UT) }
 
-static void reduce_fast(shl_dtype dt, const reduce_params *rp, const void *in, const void *init, void *out) {
-  switch (dt) {
-    case DT_F32: red_f32(rp, in, init, out); break;
-    case DT_F64: red_f64(rp, in, init, out); break;
-    case DT_BF16: red_bf16(rp, in, init, out); break;
-    case DT_F16: red_f16(rp, in, init, out); break;
-    case DT_C64: red_c64(rp, in, init, out); break;
-    case DT_C128: red_c128(rp, in, init, out); break;
-    case DT_I8: red_i8(rp, in, init, out); break;
-    case DT_I16: red_i16(rp, in, init, out); break;
-    case DT_I32: red_i32(rp, in, init, out); break;
-    case DT_I64: red_i64(rp, in, init, out); break;
-    case DT_I1:
-    case DT_UI8: red_u8(rp, in, init, out); break;
-    case DT_UI16: red_u16(rp, in, init, out); break;
-    case DT_UI32: red_u32(rp, in, init, out); break;
-    default: red_u64(rp, in, init, out); break;
+DEF_INT_FOLD(fold_i8, int8_t, uint8_t)
+DEF_INT_FOLD(fold_i16, int16_t, uint16_t)
+DEF_INT_FOLD(fold_i32, int32_t, uint32_t)
+DEF_INT_FOLD(fold_i64, int64_t, uint64_t)
+DEF_INT_FOLD(fold_u8, uint8_t, uint8_t)
+DEF_INT_FOLD(fold_u16, uint16_t, uint16_t)
+DEF_INT_FOLD(fold_u32, uint32_t, uint32_t)
+DEF_INT_FOLD(fold_u64, uint64_t, uint64_t)
+
+#define DISPATCH(SUFFIX, ...)                                      \
+  switch (t) {                                                     \
+    case DT_F32: fold_f32_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_F64: fold_f64_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_BF16: fold_bf16_##SUFFIX(__VA_ARGS__); break;          \
+    case DT_F16: fold_f16_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_C64: fold_c64_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_C128: fold_c128_##SUFFIX(__VA_ARGS__); break;          \
+    case DT_I8: fold_i8_##SUFFIX(__VA_ARGS__); break;              \
+    case DT_I16: fold_i16_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_I32: fold_i32_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_I64: fold_i64_##SUFFIX(__VA_ARGS__); break;            \
+    case DT_I1:                                                    \
+    case DT_UI8: fold_u8_##SUFFIX(__VA_ARGS__); break;             \
+    case DT_UI16: fold_u16_##SUFFIX(__VA_ARGS__); break;           \
+    case DT_UI32: fold_u32_##SUFFIX(__VA_ARGS__); break;           \
+    default: fold_u64_##SUFFIX(__VA_ARGS__); break;                \
+  }
+
+void fold_lists(shl_dtype t, shl_opid binop, const void *src, const int64_t *bases, int64_t n_out, const int64_t *offs,
+                int64_t cnt, const void *init, void *out) {
+  DISPATCH(list, binop, src, bases, n_out, offs, cnt, init, out)
+}
+
+void fold_rows(shl_dtype t, shl_opid binop, const void *src, const int64_t *rel, int64_t n_rel, int64_t len, void *dst) {
+  DISPATCH(rows, binop, src, rel, n_rel, len, dst)
+}
+
+void fold_fill(shl_dtype t, const void *init, int64_t len, void *dst) {
+  size_t es = dtype_bytes(t);
+  for (int64_t j = 0; j < len; j++) memcpy((uint8_t *)dst + (size_t)j * es, init, es);
+}
+
+enum { ROW_BLOCK = 1024, PAR_MIN = 1 << 16 }; /* outputs per column block; work below which one thread runs */
+
+/* Kept trailing dimensions (inner > 1): blocks of up to ROW_BLOCK adjacent
+ * outputs fold whole input rows, vectorised across the outputs; otherwise
+ * each output folds its own elements. */
+static void reduce_fast(shl_dtype t, const reduce_params *rp, const void *in, const void *init, void *out) {
+  size_t es = dtype_bytes(t);
+  bool par = rp->n_out * rp->n_red > PAR_MIN;
+  if (rp->inner > 1) {
+    int64_t L = rp->inner, nb = (L + ROW_BLOCK - 1) / ROW_BLOCK, tasks = rp->n_out / L * nb;
+#pragma omp parallel for schedule(static) if (par && tasks > 1)
+    for (int64_t k = 0; k < tasks; k++) {
+      int64_t o = k / nb * L + k % nb * ROW_BLOCK, len = L - k % nb * ROW_BLOCK < ROW_BLOCK ? L - k % nb * ROW_BLOCK : ROW_BLOCK;
+      uint8_t *dst = (uint8_t *)out + (size_t)o * es;
+      fold_fill(t, init, len, dst);
+      fold_rows(t, rp->binop, (const uint8_t *)in + (size_t)rp->out_off[o] * es, rp->red_off, rp->n_red, len, dst);
+    }
+    return;
+  }
+  int64_t chunk = 256, tasks = (rp->n_out + chunk - 1) / chunk;
+#pragma omp parallel for schedule(static) if (par && tasks > 1)
+  for (int64_t k = 0; k < tasks; k++) {
+    int64_t o = k * chunk, n = rp->n_out - o < chunk ? rp->n_out - o : chunk;
+    fold_lists(t, rp->binop, in, rp->out_off + o, n, rp->red_off, rp->n_red, init, (uint8_t *)out + (size_t)o * es);
   }
 }
 

@@ -329,20 +329,42 @@ static shl_status get_dimension_size_run(exec_ctx *ec, const plan_op *po, shl_bu
 
 const shl_kernel kernel_get_dimension_size = {get_dimension_size_prepare, get_dimension_size_run};
 
-/* ---- tuples: run-time buffers hold one dense tensor, so tuple values are not executable ---- */
+/* ---- tuples: the planner gives a tuple value one buffer per leaf
+ * (plan_leaf_count), so tuple and get_tuple_element copy leaves. ---- */
 
-static shl_status tuple_prepare(plan_ctx *pc, const shl_op *op, void **params) {
-  (void)pc, (void)params;
-  return op_error(op, SHLOC_ERR_UNSUPPORTED, "tuple values are not supported by the executor");
+static void copy_leaves(shl_buf *const *dst, shl_buf *const *src, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (dst[i]->data != src[i]->data && src[i]->nbytes) memcpy(dst[i]->data, src[i]->data, src[i]->nbytes);
 }
 
 static shl_status tuple_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  (void)ec, (void)in, (void)out;
-  return op_error(po->op, SHLOC_ERR_UNSUPPORTED, "tuple values are not supported by the executor");
+  (void)ec;
+  copy_leaves(out, in, po->n_out);
+  return NULL;
 }
 
-const shl_kernel kernel_tuple = {tuple_prepare, tuple_run};
-const shl_kernel kernel_get_tuple_element = {tuple_prepare, tuple_run};
+/* params: index of the element's first leaf among the operand's leaves. */
+static shl_status get_tuple_element_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  const shl_type *t = op->operands[0]->type;
+  int64_t idx;
+  if (!attr_as_int(op_attr(op, "index"), &idx) || idx < 0 || idx >= t->n_in)
+    return op_error(op, SHLOC_ERR_VERIFY, "index is missing or out of range");
+  uint32_t *first = plan_alloc(pc, sizeof *first);
+  if (!first) return st_oom();
+  *first = 0;
+  for (int64_t i = 0; i < idx; i++) *first += plan_leaf_count(t->in[i]);
+  *params = first;
+  return NULL;
+}
+
+static shl_status get_tuple_element_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  (void)ec;
+  copy_leaves(out, in + *(const uint32_t *)po->params, po->n_out);
+  return NULL;
+}
+
+const shl_kernel kernel_tuple = {NULL, tuple_run};
+const shl_kernel kernel_get_tuple_element = {get_tuple_element_prepare, get_tuple_element_run};
 
 /* ---- interpreter.probe / interpreter.print: pass the operand through ----
  * Probed values are not recorded to files yet; print does not print yet. */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <omp.h>
 
-#include "kutil.h"
+#include "reduce.h"
 
 typedef struct {
   int32_t rank;
@@ -131,18 +131,6 @@ static bool window_inside(const win_geom *g, const int64_t *oi, int32_t rank, in
   return true;
 }
 
-static bool rw_fast_ok(shl_opid binop, shl_dtype t) {
-  bool bitwise = binop == OP_AND || binop == OP_OR || binop == OP_XOR;
-  switch (t) {
-    case DT_F32:
-    case DT_F64:
-    case DT_BF16:
-    case DT_F16: return !bitwise;
-    case DT_I1: return bitwise || binop == OP_MAXIMUM || binop == OP_MINIMUM;
-    default: return ku_plain_int(t);
-  }
-}
-
 static shl_status rw_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (op->n_operands % 2 || !op->n_operands || op->n_results != op->n_operands / 2 || op->n_regions != 1)
     return op_error(op, SHLOC_ERR_VERIFY, "expects N inputs, N init values and N results");
@@ -158,119 +146,39 @@ static shl_status rw_prepare(plan_ctx *pc, const shl_op *op, void **params) {
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "with element types that differ from the body's is not supported");
   p->n_in = n;
   p->binop = n == 1 ? ku_body_binop(&op->regions[0]) : OP_UNKNOWN;
-  if (p->binop != OP_UNKNOWN && !rw_fast_ok(p->binop, type_storage_dtype(op->operands[0]->type))) p->binop = OP_UNKNOWN;
+  if (p->binop != OP_UNKNOWN && !fold_fast_ok(p->binop, type_storage_dtype(op->operands[0]->type))) p->binop = OP_UNKNOWN;
   p->rel = NULL;
   if (p->binop != OP_UNKNOWN) ST_TRY(rw_fast_setup(pc, p));
   *params = p;
   return NULL;
 }
 
-/* Rows of `row` outputs: inside windows read base + rel[w] with the result
- * row as the accumulator; windows that touch padding go element by element
- * through window_offsets (offs: n_win + 1 entries per thread). */
-#define RW_LOOP(T, ACC, LD, RND, STO, EXPR)                                                                   \
-  do {                                                                                                      \
-    const T *src = in;                                                                                      \
-    T *dst = out;                                                                                           \
-    ACC init = LD(*(const T *)initp);                                                                       \
-    int64_t L = p->row, nrow = g->n_out / L;                                                                \
-    _Pragma("omp parallel for schedule(static) if (g->n_out * g->n_win >= (1 << 16))")                      \
-    for (int64_t o = 0; o < nrow; o++) {                                                                    \
-      int64_t oi[KU_MAX_RANK], base, rem = o;                                                               \
-      for (int32_t d = p->orank - 1; d >= 0; d--) {                                                         \
-        oi[d] = rem % g->out_dims[d];                                                                       \
-        rem /= g->out_dims[d];                                                                              \
-      }                                                                                                     \
-      T *drow = dst + o * L;                                                                                \
-      if (p->rel && window_inside(g, oi, p->orank, &base)) {                                                \
-        for (int64_t j = 0; j < L; j++) drow[j] = STO(init);                                                \
-        for (int64_t w = 0; w < g->n_win; w++) {                                                            \
-          const T *s = src + base + p->rel[w];                                                              \
-          _Pragma("omp simd") for (int64_t j = 0; j < L; j++) {                                             \
-            ACC acc = LD(drow[j]), x = LD(s[j]);                                                            \
-            drow[j] = STO(RND(EXPR));                                                                       \
-          }                                                                                                 \
-        }                                                                                                   \
-        continue;                                                                                           \
-      }                                                                                                     \
-      int64_t *offs = offs_all + (size_t)omp_get_thread_num() * (size_t)(g->n_win + 1);                     \
-      for (int64_t j = 0; j < L; j++) {                                                                     \
-        if (p->orank < g->rank) oi[p->orank] = j;                                                           \
-        int64_t cnt = window_offsets(g, oi, offs);                                                          \
-        ACC acc = init;                                                                                     \
-        for (int64_t k = 0; k < cnt; k++) {                                                                 \
-          ACC x = LD(src[offs[k]]);                                                                         \
-          acc = RND(EXPR);                                                                                  \
-        }                                                                                                   \
-        drow[j] = STO(acc);                                                                                 \
-      }                                                                                                     \
-    }                                                                                                       \
-  } while (0)
-
-#define ID(v) (v)
-#define FMAX(a, b) (((a) > (b) || (a) != (a)) ? (a) : (b))
-#define FMIN(a, b) (((a) < (b) || (a) != (a)) ? (a) : (b))
-#define IMAX(a, b) ((a) > (b) ? (a) : (b))
-#define IMIN(a, b) ((a) < (b) ? (a) : (b))
-#define BF16_RND(v) bf16_to_f32(f32_to_bf16(v))
-#define F16_RND(v) f16_to_f32(f32_to_f16(v))
-
-#define DEF_FLOAT_RW(NAME, T, ACC, LD, RND, STO)                                                               \
-  static void NAME(const rw_params *p, const void *in, const void *initp, void *out, int64_t *offs_all) { \
-    const win_geom *g = &p->g;                                                                               \
-    shl_opid binop = p->binop;                                                                               \
-    switch (binop) {                                                                                         \
-      case OP_ADD: RW_LOOP(T, ACC, LD, RND, STO, acc + x); break;                                            \
-      case OP_MULTIPLY: RW_LOOP(T, ACC, LD, RND, STO, acc * x); break;                                       \
-      case OP_MAXIMUM: RW_LOOP(T, ACC, LD, ID, STO, FMAX(acc, x)); break;                                    \
-      default: RW_LOOP(T, ACC, LD, ID, STO, FMIN(acc, x)); break;                                            \
-    }                                                                                                        \
-  }
-
-DEF_FLOAT_RW(rw_f32, float, float, ID, ID, ID)
-DEF_FLOAT_RW(rw_f64, double, double, ID, ID, ID)
-DEF_FLOAT_RW(rw_bf16, uint16_t, float, bf16_to_f32, BF16_RND, f32_to_bf16)
-DEF_FLOAT_RW(rw_f16, uint16_t, float, f16_to_f32, F16_RND, f32_to_f16)
-
-#define DEF_INT_RW(NAME, T, UT)                                                                                \
-  static void NAME(const rw_params *p, const void *in, const void *initp, void *out, int64_t *offs_all) { \
-    const win_geom *g = &p->g;                                                                               \
-    shl_opid binop = p->binop;                                                                               \
-    switch (binop) {                                                                                         \
-      case OP_ADD: RW_LOOP(T, T, ID, ID, ID, (T)(UT)((UT)acc + (UT)x)); break;                               \
-      case OP_MULTIPLY: RW_LOOP(T, T, ID, ID, ID, (T)(UT)((uint64_t)(UT)acc * (uint64_t)(UT)x)); break;      \
-      case OP_MAXIMUM: RW_LOOP(T, T, ID, ID, ID, IMAX(acc, x)); break;                                       \
-      case OP_MINIMUM: RW_LOOP(T, T, ID, ID, ID, IMIN(acc, x)); break;                                       \
-      case OP_AND: RW_LOOP(T, T, ID, ID, ID, (T)(acc & x)); break;                                           \
-      case OP_OR: RW_LOOP(T, T, ID, ID, ID, (T)(acc | x)); break;                                            \
-      default: RW_LOOP(T, T, ID, ID, ID, (T)(acc ^ x)); break;                                               \
-    }                                                                                                        \
-  }
-
-DEF_INT_RW(rw_i8, int8_t, uint8_t)
-DEF_INT_RW(rw_i16, int16_t, uint16_t)
-DEF_INT_RW(rw_i32, int32_t, uint32_t)
-DEF_INT_RW(rw_i64, int64_t, uint64_t)
-DEF_INT_RW(rw_u8, uint8_t, uint8_t)
-DEF_INT_RW(rw_u16, uint16_t, uint16_t)
-DEF_INT_RW(rw_u32, uint32_t, uint32_t)
-DEF_INT_RW(rw_u64, uint64_t, uint64_t)
-
-static void rw_fast(shl_dtype dt, const rw_params *p, const void *in, const void *init, void *out, int64_t *offs) {
-  switch (dt) {
-    case DT_F32: rw_f32(p, in, init, out, offs); break;
-    case DT_F64: rw_f64(p, in, init, out, offs); break;
-    case DT_BF16: rw_bf16(p, in, init, out, offs); break;
-    case DT_F16: rw_f16(p, in, init, out, offs); break;
-    case DT_I8: rw_i8(p, in, init, out, offs); break;
-    case DT_I16: rw_i16(p, in, init, out, offs); break;
-    case DT_I32: rw_i32(p, in, init, out, offs); break;
-    case DT_I64: rw_i64(p, in, init, out, offs); break;
-    case DT_I1:
-    case DT_UI8: rw_u8(p, in, init, out, offs); break;
-    case DT_UI16: rw_u16(p, in, init, out, offs); break;
-    case DT_UI32: rw_u32(p, in, init, out, offs); break;
-    default: rw_u64(p, in, init, out, offs); break;
+/* Rows of `row` outputs: inside windows fold base + rel[w] into the result
+ * row; windows that touch padding go element by element through
+ * window_offsets (offs: n_win + 1 entries per thread). */
+static void rw_fast(shl_dtype dt, const rw_params *p, const void *in, const void *init, void *out, int64_t *offs_all) {
+  const win_geom *g = &p->g;
+  size_t es = dtype_bytes(dt);
+  int64_t L = p->row, nrow = g->n_out / L;
+#pragma omp parallel for schedule(static) if (g->n_out * g->n_win >= (1 << 16))
+  for (int64_t o = 0; o < nrow; o++) {
+    int64_t oi[KU_MAX_RANK], base, rem = o;
+    for (int32_t d = p->orank - 1; d >= 0; d--) {
+      oi[d] = rem % g->out_dims[d];
+      rem /= g->out_dims[d];
+    }
+    uint8_t *drow = (uint8_t *)out + (size_t)(o * L) * es;
+    if (p->rel && window_inside(g, oi, p->orank, &base)) {
+      fold_fill(dt, init, L, drow);
+      fold_rows(dt, p->binop, (const uint8_t *)in + (size_t)base * es, p->rel, g->n_win, L, drow);
+      continue;
+    }
+    int64_t *offs = offs_all + (size_t)omp_get_thread_num() * (size_t)(g->n_win + 1);
+    for (int64_t j = 0; j < L; j++) {
+      if (p->orank < g->rank) oi[p->orank] = j;
+      int64_t cnt = window_offsets(g, oi, offs);
+      fold_lists(dt, p->binop, in, NULL, 1, offs, cnt, init, drow + (size_t)j * es);
+    }
   }
 }
 
@@ -408,6 +316,7 @@ static shl_status ss_select(exec_ctx *ec, const plan_op *po, const ss_params *p,
   return st;
 }
 
+#define ID(v) (v)
 #define SS_ADD(T, ACC, LD, STO)                                                                                \
   do {                                                                                                      \
     T *o = out->data;                                                                                       \
