@@ -594,10 +594,11 @@ void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
   }
 }
 
-/* Array elements elide the default types (i64, f64), as MLIR prints them. */
+/* Array elements elide the default types (i64, f64), as MLIR prints them;
+ * except non-finite f64s, which print as hex and would read back as i64. */
 static void pr_array_item(shl_printer *pr, const shl_attr *a) {
   bool dflt = (a->kind == AT_INT && (!a->type || a->type->dtype == DT_I64)) ||
-              (a->kind == AT_FLOAT && a->type->dtype == DT_F64);
+              (a->kind == AT_FLOAT && a->type->dtype == DT_F64 && ((a->u.f_bits >> 52) & 0x7FF) != 0x7FF);
   if (dflt) pr_attr_bare(pr, a);
   else pr_attr(pr, a);
 }
