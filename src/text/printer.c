@@ -595,12 +595,18 @@ void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
 }
 
 /* Array elements elide the default types (i64, f64), as MLIR prints them;
- * except non-finite f64s, which print as hex and would read back as i64. */
+ * except an f64 printed as a hex bit pattern, which would read back as i64. */
 static void pr_array_item(shl_printer *pr, const shl_attr *a) {
-  bool dflt = (a->kind == AT_INT && (!a->type || a->type->dtype == DT_I64)) ||
-              (a->kind == AT_FLOAT && a->type->dtype == DT_F64 && ((a->u.f_bits >> 52) & 0x7FF) != 0x7FF);
-  if (dflt) pr_attr_bare(pr, a);
-  else pr_attr(pr, a);
+  if (a->kind == AT_FLOAT && a->type->dtype == DT_F64) {
+    char buf[FP_FORMAT_MAX];
+    fp_format(DT_F64, a->u.f_bits, buf, sizeof buf);
+    pr_puts(pr, buf);
+    if (buf[0] == '0' && buf[1] == 'x') pr_puts(pr, " : f64");
+  } else if (a->kind == AT_INT && (!a->type || a->type->dtype == DT_I64)) {
+    pr_attr_bare(pr, a);
+  } else {
+    pr_attr(pr, a);
+  }
 }
 
 void pr_attr(shl_printer *pr, const shl_attr *a) {

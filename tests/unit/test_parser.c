@@ -435,7 +435,8 @@ static void test_float_attrs(void **state) {
   check_attr("-inf : f64", "0xFFF0000000000000 : f64");
   check_attr("nan : f32", "0x7FC00000 : f32");
   /* In arrays f64 is elided, except where the hex form would read back as i64. */
-  check_attr("[2.5, 1.e3000, -inf : f64]", "[2.500000e+00, 0x7FF0000000000000 : f64, 0xFFF0000000000000 : f64]");
+  check_attr("[2.5, 1.e3000, -inf : f64, 233233333.0]",
+             "[2.500000e+00, 0x7FF0000000000000 : f64, 0xFFF0000000000000 : f64, 0x41ABCDB76A000000 : f64]");
   check_attr_error("0x1FFFF : f16", SHLOC_ERR_PARSE, "too wide");
   check_attr_error("inf", SHLOC_ERR_PARSE, "needs a float type");
   check_attr_error("nan : i32", SHLOC_ERR_PARSE, "needs a float type");
