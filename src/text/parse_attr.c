@@ -320,13 +320,8 @@ static shl_status struct_fields(shl_parser *p, shl_attr *a) {
       ST_TRY(p_expect(p, '='));
       const shl_attr *val;
       shl_token vt = *p_tok(p);
-      if (tok_punct(&vt, '[')) {
-        ST_TRY(p_int_list(p, false, &val));
-      } else if (vt.kind == TK_INT || tok_punct(&vt, '-')) {
-        ST_TRY(p_attr(p, &val));
-      } else {
-        ST_TRY(p_attr(p, &val));
-      }
+      if (tok_punct(&vt, '[')) ST_TRY(p_int_list(p, false, &val));
+      else ST_TRY(p_attr(p, &val));
       if (n == cap) {
         uint32_t ncap = cap ? cap * 2 : 8;
         shl_named_attr *nv = ARENA_ARRAY(p->a, shl_named_attr, ncap);

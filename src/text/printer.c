@@ -559,6 +559,10 @@ void pr_conv_dims(shl_printer *pr, const shl_attr *c) {
   }
 }
 
+static void pr_attr_elided(shl_printer *pr, const shl_attr *a);
+
+/* `bare_ints`: struct fields, whose integer lists print as "[1, 2]" and whose
+ * scalars elide the default types like array elements. */
 static void pr_named_list(shl_printer *pr, const shl_named_attr *items, uint32_t n, bool bare_ints) {
   for (uint32_t i = 0; i < n; i++) {
     if (i) pr_puts(pr, ", ");
@@ -573,8 +577,10 @@ static void pr_named_list(shl_printer *pr, const shl_named_attr *items, uint32_t
     else pr_string_lit(pr, name);
     if (items[i].attr->kind == AT_UNIT) continue;
     pr_puts(pr, " = ");
-    if (bare_ints) pr_attr_bare(pr, items[i].attr);
-    else pr_attr(pr, items[i].attr);
+    const shl_attr *a = items[i].attr;
+    if (bare_ints && a->kind == AT_INTLIST) pr_attr_bare(pr, a);
+    else if (bare_ints) pr_attr_elided(pr, a);
+    else pr_attr(pr, a);
   }
 }
 
@@ -594,9 +600,10 @@ void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
   }
 }
 
-/* Array elements elide the default types (i64, f64), as MLIR prints them;
- * except an f64 printed as a hex bit pattern, which would read back as i64. */
-static void pr_array_item(shl_printer *pr, const shl_attr *a) {
+/* Array elements and struct fields elide the default types (i64, f64), as
+ * MLIR prints them; except an f64 printed as a hex bit pattern, which would
+ * read back as i64. */
+static void pr_attr_elided(shl_printer *pr, const shl_attr *a) {
   if (a->kind == AT_FLOAT && a->type->dtype == DT_F64) {
     char buf[FP_FORMAT_MAX];
     fp_format(DT_F64, a->u.f_bits, buf, sizeof buf);
@@ -641,7 +648,7 @@ void pr_attr(shl_printer *pr, const shl_attr *a) {
       pr_puts(pr, "[");
       for (uint32_t i = 0; i < a->u.arr.n; i++) {
         if (i) pr_puts(pr, ", ");
-        pr_array_item(pr, a->u.arr.items[i]);
+        pr_attr_elided(pr, a->u.arr.items[i]);
       }
       pr_puts(pr, "]");
       return;

@@ -434,6 +434,9 @@ static void test_float_attrs(void **state) {
   check_attr("inf : f32", "0x7F800000 : f32");
   check_attr("-inf : f64", "0xFFF0000000000000 : f64");
   check_attr("nan : f32", "0x7FC00000 : f32");
+  /* Struct fields elide default types like array elements. */
+  check_attr("#stablehlo.x<a = nan : f16, b = 3 : i32, c = [1, 2], d = 4, e = 2.5>",
+             "#stablehlo.x<a = 0x7E00 : f16, b = 3 : i32, c = [1, 2], d = 4, e = 2.500000e+00>");
   /* In arrays f64 is elided, except where the hex form would read back as i64. */
   check_attr("[2.5, 1.e3000, -inf : f64, 233233333.0]",
              "[2.500000e+00, 0x7FF0000000000000 : f64, 0xFFF0000000000000 : f64, 0x41ABCDB76A000000 : f64]");
