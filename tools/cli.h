@@ -33,12 +33,13 @@ typedef struct {
   const char *path;
   char *tmp; /* temporary name, or NULL when writing in place */
   bool failed;
+  int err; /* errno of the first failure */
 } cli_output;
 bool cli_output_open(const char *path, cli_output *o);
 /* A shloc_write_fn writing to a cli_output. */
 bool cli_output_write(void *o, const char *data, size_t len);
 /* Finishes (commit = rename into place) or abandons the output; false after
- * printing an error. */
+ * printing an error (a failed write is reported either way). */
 bool cli_output_close(cli_output *o, bool commit);
 
 /* Writes data atomically (temp file + rename); "-" = stdout. */

@@ -122,27 +122,32 @@ bool cli_output_open(const char *path, cli_output *o) {
   return true;
 }
 
+static void output_fail(cli_output *o) {
+  if (!o->failed) o->err = errno;
+  o->failed = true;
+}
+
 bool cli_output_write(void *user, const char *data, size_t len) {
   cli_output *o = user;
-  if (!o->failed && fwrite(data, 1, len, o->f) != len) o->failed = true;
+  if (!o->failed && fwrite(data, 1, len, o->f) != len) output_fail(o);
   return !o->failed;
 }
 
 bool cli_output_close(cli_output *o, bool commit) {
-  bool ok = !o->failed;
   if (o->f == stdout) {
-    if (fflush(stdout) != 0) ok = false;
+    if (fflush(stdout) != 0) output_fail(o);
   } else if (o->f && fclose(o->f) != 0) {
-    ok = false;
+    output_fail(o);
   }
   if (o->tmp) {
-    if (ok && commit && rename(o->tmp, o->path) != 0) ok = false;
-    if (!ok || !commit) remove(o->tmp);
+    if (!o->failed && commit && rename(o->tmp, o->path) != 0) output_fail(o);
+    if (o->failed || !commit) remove(o->tmp);
     free(o->tmp);
   }
-  if (!ok && commit) fprintf(stderr, "%s: error: cannot write: %s\n", o->path, strerror(errno));
+  bool ok = !o->failed;
+  if (!ok) fprintf(stderr, "%s: error: cannot write: %s\n", o->path, strerror(o->err));
   memset(o, 0, sizeof *o);
-  return ok || !commit;
+  return ok;
 }
 
 bool cli_write_file(const char *path, const char *data, size_t len) {

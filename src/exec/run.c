@@ -6,17 +6,18 @@
 
 void *exec_malloc(size_t n) {
   enum { HUGE = 2u << 20 };
-  void *p = malloc(n ? n : 1);
 #ifdef MADV_HUGEPAGE
-  /* First touches of 4 KiB pages cost microseconds each in VMs; ask for
-   * transparent huge pages over the 2 MiB-aligned interior of a large block
-   * (freeing it with free() is unaffected). */
-  if (p && n >= 2 * HUGE) {
-    uintptr_t a = ((uintptr_t)p + HUGE - 1) & ~(uintptr_t)(HUGE - 1), e = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE - 1);
-    if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+  /* First touches of 4 KiB pages cost microseconds each in VMs: blocks of
+   * 2 MiB and more are 2 MiB aligned and sized and ask for transparent huge
+   * pages (free() releases them as usual). */
+  if (n >= HUGE) {
+    size_t len = (n + HUGE - 1) & ~(size_t)(HUGE - 1);
+    void *p = len >= n ? aligned_alloc(HUGE, len) : NULL;
+    if (p) madvise(p, len, MADV_HUGEPAGE);
+    return p;
   }
 #endif
-  return p;
+  return malloc(n ? n : 1);
 }
 
 void buf_init(shl_buf *b, const shl_type *t, void *data) {

@@ -34,7 +34,7 @@ char *arena_strndup(shl_arena *a, const char *s, size_t n);
 void *arena_memdup(shl_arena *a, const void *p, size_t n);
 
 /* Fresh zero pages straight from the kernel: at least `len` bytes, 2 MiB
- * aligned with transparent huge pages advised when that large (in this kind
+ * aligned with transparent huge pages advised from 1 MiB on (in this kind
  * of VM a 4 KiB page fault costs microseconds; a huge page replaces 512 of
  * them).  *map_len receives the length to pass to arena_unmap_pages. */
 void *arena_map_pages(size_t len, size_t *map_len);

@@ -1,6 +1,5 @@
 #include "lexer.h"
 
-#include <ctype.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -23,9 +22,13 @@ void lexer_seek(shl_lexer *lx, const char *p, int line, const char *line_start) 
   lexer_next(lx);
 }
 
-static bool is_id_start(int c) { return isalpha(c) || c == '_'; }
-static bool is_id_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.'; }
-static bool is_suffix_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.' || c == '-'; }
+/* ASCII classes by arithmetic: the ctype functions go through the locale. */
+static bool is_alpha(unsigned char c) { return (unsigned)((c | 0x20) - 'a') < 26; }
+static bool is_digit(unsigned char c) { return (unsigned)(c - '0') < 10; }
+static bool is_xdigit(unsigned char c) { return is_digit(c) || (unsigned)((c | 0x20) - 'a') < 6; }
+static bool is_id_start(unsigned char c) { return is_alpha(c) || c == '_'; }
+static bool is_id_char(unsigned char c) { return is_alpha(c) || is_digit(c) || c == '_' || c == '$' || c == '.'; }
+static bool is_suffix_char(unsigned char c) { return is_id_char(c) || c == '-'; }
 
 static void skip_space(shl_lexer *lx) {
   const char *p = lx->p, *end = lx->end;
@@ -115,26 +118,26 @@ void lexer_next(shl_lexer *lx) {
     make(lx, TK_BARE_ID, start);
     return;
   }
-  if (isdigit(c)) {
+  if (is_digit(c)) {
     const char *p = start;
-    if (c == '0' && p + 2 < end + 1 && p + 1 < end && p[1] == 'x' && p + 2 < end && isxdigit((unsigned char)p[2])) {
+    if (c == '0' && p + 2 < end + 1 && p + 1 < end && p[1] == 'x' && p + 2 < end && is_xdigit((unsigned char)p[2])) {
       p += 2;
-      while (p < end && isxdigit((unsigned char)*p)) p++;
+      while (p < end && is_xdigit((unsigned char)*p)) p++;
       lx->p = p;
       make(lx, TK_INT, start);
       return;
     }
-    while (p < end && isdigit((unsigned char)*p)) p++;
+    while (p < end && is_digit((unsigned char)*p)) p++;
     shl_token_kind k = TK_INT;
     if (p < end && *p == '.') {
       k = TK_FLOAT;
       p++;
-      while (p < end && isdigit((unsigned char)*p)) p++;
+      while (p < end && is_digit((unsigned char)*p)) p++;
       if (p < end && (*p == 'e' || *p == 'E')) {
         const char *q = p + 1;
         if (q < end && (*q == '+' || *q == '-')) q++;
-        if (q < end && isdigit((unsigned char)*q)) {
-          while (q < end && isdigit((unsigned char)*q)) q++;
+        if (q < end && is_digit((unsigned char)*q)) {
+          while (q < end && is_digit((unsigned char)*q)) q++;
           p = q;
         }
       }

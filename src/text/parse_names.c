@@ -69,8 +69,13 @@ static bool split_number(shl_str name, shl_str *prefix, uint32_t *num) {
 }
 
 static num_names *find_prefix(const parse_scope *s, shl_str prefix) {
-  for (uint32_t i = 0; i < s->n_num; i++)
-    if (str_eq(s->num[i].prefix, prefix)) return &s->num[i];
+  for (uint32_t i = 0; i < s->n_num; i++) {
+    shl_str q = s->num[i].prefix; /* short: compare inline rather than call memcmp */
+    if (q.n != prefix.n) continue;
+    size_t k = 0;
+    while (k < q.n && q.p[k] == prefix.p[k]) k++;
+    if (k == q.n) return &s->num[i];
+  }
   return NULL;
 }
 

@@ -183,7 +183,9 @@ static shl_status function_type(shl_parser *p, const shl_type **out) {
 static shl_str simple_tensor_text(const shl_lexer *lx) {
   const char *c = lx->p, *end = lx->end;
   if (c >= end || *c != '<') return (shl_str){NULL, 0};
-  for (c++; c < end && (isalnum((unsigned char)*c) || *c == '?' || *c == '*'); c++) {
+  for (c++; c < end; c++) {
+    unsigned char u = (unsigned char)*c;
+    if (!((unsigned)((u | 0x20) - 'a') < 26 || (unsigned)(u - '0') < 10 || u == '?' || u == '*')) break;
   }
   if (c >= end || *c != '>') return (shl_str){NULL, 0};
   return (shl_str){lx->tok.text.p, (size_t)(c + 1 - lx->tok.text.p)};
@@ -195,8 +197,10 @@ static shl_status tensor_type_shared(shl_parser *p, const shl_type **out) {
   shl_str key = simple_tensor_text(&p->lx);
   if (!key.p) return tensor_type(p, out);
   if (!p->tensor_types.arena) strmap_init(&p->tensor_types, p->a); /* the parser starts zeroed */
-  const shl_type *t = strmap_get(&p->tensor_types, key);
+  const shl_type *t = str_eq(key, p->last_tensor_text) ? p->last_tensor : strmap_get(&p->tensor_types, key);
   if (t) {
+    p->last_tensor_text = key;
+    p->last_tensor = t;
     lexer_seek(&p->lx, key.p + key.n, p->lx.line, p->lx.line_start);
     *out = t;
     return NULL;

@@ -497,6 +497,19 @@ static const parse_fn parse_table[OP_COUNT] = {
 #undef OP
 };
 
+/* opdef_lookup behind a small direct-mapped cache: a program uses few op
+ * names, and the binary search costs several string compares per op. */
+static const shl_opdef *find_opdef(shl_parser *p, shl_str name) {
+  if (!name.n) return opdef_lookup(name);
+  size_t h = (name.n * 31u + (unsigned char)name.p[name.n - 1] * 7u + (unsigned char)name.p[name.n / 2]) & 31u;
+  const shl_opdef *d = p->opdef_cache[h];
+  if (d && str_eq_c(name, d->name)) return d;
+  d = opdef_lookup(name);
+  /* Only ops spelled as in the table: "return" finds func.return. */
+  if (d && str_eq_c(name, d->name)) p->opdef_cache[h] = d;
+  return d;
+}
+
 static shl_status parse_op(shl_parser *p, shl_block *b) {
   op_state os;
   memset(&os, 0, sizeof os);
@@ -546,12 +559,12 @@ static shl_status parse_op(shl_parser *p, shl_block *b) {
     if (memchr(name.p, '\\', name.n)) ST_TRY(p_string(p, &name));
     else p_next(p);
     os.name = name;
-    const shl_opdef *def = opdef_lookup(name);
+    const shl_opdef *def = find_opdef(p, name);
     os.def = def ? def : &shl_op_table[OP_UNKNOWN];
     if (def) os.name = str_of(def->name);
     st = parse_generic(p, &os);
   } else if (nt.kind == TK_BARE_ID) {
-    const shl_opdef *def = opdef_lookup(nt.text);
+    const shl_opdef *def = find_opdef(p, nt.text);
     if (!def || parse_table[def->id] == parse_generic)
       return parse_error(p, "custom op '%.*s' is unknown or has no pretty form; use the generic form \"%.*s\"(...)",
                          (int)nt.text.n, nt.text.p, (int)nt.text.n, nt.text.p);

@@ -21,6 +21,9 @@ typedef struct {
   /* Types are immutable, so equal spellings can share one object: simple
    * `tensor<...>` types by their text, scalars by dtype. */
   shl_strmap tensor_types;
+  const shl_opdef *opdef_cache[32]; /* by a hash of the op name (see find_opdef) */
+  shl_str last_tensor_text; /* the last one looked up: types repeat op after op */
+  const shl_type *last_tensor;
   const shl_type *scalar_types[DT_COUNT];
   char *loc_defs; /* "#locN = loc(...)" lines seen so far, newline separated */
   size_t loc_defs_len, loc_defs_cap;

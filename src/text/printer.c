@@ -65,8 +65,6 @@ void pr_putn(shl_printer *pr, const char *s, size_t n) {
   pr->buf[pr->len] = 0;
 }
 
-void pr_puts(shl_printer *pr, const char *s) { pr_putn(pr, s, strlen(s)); }
-
 void pr_uint(shl_printer *pr, unsigned long long v) {
   char buf[24], *e = buf + sizeof buf, *p = e;
   do *--p = (char)('0' + v % 10);

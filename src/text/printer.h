@@ -25,7 +25,8 @@ void pr_putn(shl_printer *pr, const char *s, size_t n);
 /* Makes room for `extra` more bytes at buf + len (flushing to the sink
  * first when there is one); false when out of memory or after a write error. */
 bool pr_reserve(shl_printer *pr, size_t extra);
-void pr_puts(shl_printer *pr, const char *s);
+/* Inline so that the length of a literal is folded at compile time. */
+static inline void pr_puts(shl_printer *pr, const char *s) { pr_putn(pr, s, strlen(s)); }
 void pr_str(shl_printer *pr, shl_str s);
 void pr_int(shl_printer *pr, long long v); /* decimal, without printf */
 void pr_uint(shl_printer *pr, unsigned long long v);

@@ -175,6 +175,30 @@ static void test_scatter_in_place(void **state) {
   unload(&f);
 }
 
+/* The sort's scratch is kept from run to run. */
+static void test_sort_twice(void **state) {
+  (void)state;
+  fixture f;
+  load(&f,
+       "func.func @main(%a: tensor<100xf32>) -> tensor<100xf32> {\n"
+       "  %s = \"stablehlo.sort\"(%a) <{dimension = 0 : i64}> ({\n"
+       "  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n"
+       "    %c = stablehlo.compare LT, %p, %q, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+       "    stablehlo.return %c : tensor<i1>\n"
+       "  }) : (tensor<100xf32>) -> tensor<100xf32>\n"
+       "  return %s : tensor<100xf32>\n"
+       "}\n");
+  static const int64_t d100[] = {100};
+  for (int round = 0; round < 3; round++) {
+    float in[100], out[100];
+    for (int i = 0; i < 100; i++) in[i] = (float)((i * 37 + round * 11) % 100) - 50.0f;
+    shloc_tensor arg = {XLA_FFI_DataType_F32, 1, d100, in, sizeof in}, res = {XLA_FFI_DataType_F32, 1, d100, out, sizeof out};
+    OK(shloc_executable_run_into(f.x, &arg, 1, &res, 1));
+    for (int i = 0; i < 100; i++) assert_true(out[i] == (float)i - 50.0f);
+  }
+  unload(&f);
+}
+
 /* A missing result buffer is an error, not a crash. */
 static void test_missing_buffer(void **state) {
   (void)state;
@@ -193,6 +217,7 @@ int main(void) {
       cmocka_unit_test(test_reused_buffers),
       cmocka_unit_test(test_result_in_argument),
       cmocka_unit_test(test_scatter_in_place),
+      cmocka_unit_test(test_sort_twice),
       cmocka_unit_test(test_missing_buffer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,8 +15,6 @@
 
 #include "kutil.h"
 
-enum { DIGIT_BITS = 11, RADIX_PAR_MIN = 1 << 16 };
-
 typedef struct {
   int64_t len, stride, n_slices; /* sorted dimension size, its stride, slices */
   bool keyed;                    /* the radix path applies */
@@ -257,15 +255,12 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
   }
 }
 
-/* Stable LSD radix sort of a[0..n) by KEY(item) in D-bit digits, skipping
- * digits that all keys share; t is scratch of n, cnt of RADIX_COUNTS
- * counters (n < 2^32).  Returns where the result is (a or t).  With
- * par > 1, two threads sort the halves, then merge them (each writing half
- * of the output): two synchronisations in all, so a thread that loses its
- * core for a while delays the sort only once. */
-#define DEF_RADIX(NAME, ITEM, KEY, KBITS, D)                                          \
-  static ITEM *NAME##_serial(ITEM *a, ITEM *t, int64_t n, uint32_t *cnt) {             \
-    enum { NB = 1 << D, NP = (KBITS + D - 1) / D };                                    \
+/* Stable LSD radix sort of a[0..n) by KEY(item), 11-bit digits, skipping
+ * digits that all keys share; t is scratch of n, cnt of NP << 11 counters
+ * (n < 2^32).  Returns where the result is (a or t). */
+#define DEF_RADIX(NAME, ITEM, KEY, KBITS)                                             \
+  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, uint32_t *cnt) {                      \
+    enum { D = 11, NB = 1 << D, NP = (KBITS + D - 1) / D };                            \
     if (n <= 32) {                                                                    \
       for (int64_t i = 1; i < n; i++) {                                               \
         ITEM x = a[i];                                                                \
@@ -295,58 +290,21 @@ static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_
       t = s;                                                                          \
     }                                                                                 \
     return a;                                                                         \
-  }                                                                                   \
-  /* Stable merge of x[0..nx) and y[0..ny) (ties: x first) into out. */               \
-  static void NAME##_merge(const ITEM *x, int64_t nx, const ITEM *y, int64_t ny, ITEM *out) { \
-    int64_t i = 0, j = 0, k = 0;                                                      \
-    while (i < nx && j < ny) out[k++] = KEY(y[j]) < KEY(x[i]) ? y[j++] : x[i++];      \
-    if (i < nx) memcpy(out + k, x + i, (size_t)(nx - i) * sizeof *x);                 \
-    if (j < ny) memcpy(out + k, y + j, (size_t)(ny - j) * sizeof *y);                 \
-  }                                                                                   \
-  /* How many of x the first k outputs of that merge take. */                         \
-  static int64_t NAME##_corank(const ITEM *x, int64_t nx, const ITEM *y, int64_t ny, int64_t k) { \
-    int64_t lo = k > ny ? k - ny : 0, hi = k < nx ? k : nx;                           \
-    while (lo < hi) {                                                                 \
-      int64_t i = lo + (hi - lo) / 2, j = k - i;                                      \
-      if (j > 0 && KEY(x[i]) <= KEY(y[j - 1])) lo = i + 1;                            \
-      else hi = i;                                                                    \
-    }                                                                                 \
-    return lo;                                                                        \
-  }                                                                                   \
-  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, uint32_t *cnt, int par) {             \
-    if (par < 2) return NAME##_serial(a, t, n, cnt);                                  \
-    int64_t h = n / 2, mid = n / 2;                                                   \
-    ITEM *r[2];                                                                       \
-    _Pragma("omp parallel for num_threads(2)")                                        \
-    for (int q = 0; q < 2; q++)                                                       \
-      r[q] = q ? NAME##_serial(a + h, t + h, n - h, cnt + RADIX_COUNTS / 2)           \
-               : NAME##_serial(a, t, h, cnt);                                         \
-    ITEM *src = r[0], *dst = r[0] == a ? t : a;                                       \
-    if (r[1] != src + h) memcpy(src + h, r[1], (size_t)(n - h) * sizeof *a);          \
-    int64_t i = NAME##_corank(src, h, src + h, n - h, mid);                           \
-    _Pragma("omp parallel for num_threads(2)")                                        \
-    for (int q = 0; q < 2; q++) {                                                     \
-      if (q) NAME##_merge(src + i, h - i, src + h + (mid - i), n - h - (mid - i), dst + mid); \
-      else NAME##_merge(src, i, src + h, mid - i, dst);                               \
-    }                                                                                 \
-    return dst;                                                                       \
   }
 
-/* Counters: the 64-bit sort's digits x buckets, for each of two threads. */
-enum { DIGIT32 = DIGIT_BITS, RADIX_COUNTS = 2 * (6 << 11) };
 #define ITEM_KEY(x) ((x).key)
 #define SELF_KEY(x) (x)
-DEF_RADIX(radix32, item32, ITEM_KEY, 32, DIGIT32)
-DEF_RADIX(radix64, item64, ITEM_KEY, 64, 11)
-DEF_RADIX(radix_k32, uint32_t, SELF_KEY, 32, DIGIT32)
-DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64, 11)
+DEF_RADIX(radix32, item32, ITEM_KEY, 32)
+DEF_RADIX(radix64, item64, ITEM_KEY, 64)
+DEF_RADIX(radix_k32, uint32_t, SELF_KEY, 32)
+DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64)
 
 /* Single operands of 32/64-bit element types whose keys map back to the
  * values sort the keys alone.  Float keys do not map back when zeros or
  * NaNs were merged (a -0 or a NaN present); *merged then says so. */
 #define DEF_KEYS_ONLY(NAME, KT, RADIX, FBITS, SIGN)                                                   \
   static void NAME(const sort_params *p, shl_dtype t, const KT *src, KT *dst, int64_t st, KT *a,       \
-                   uint32_t *cnt, int par, bool *merged, bool *nan) {                                  \
+                   uint32_t *cnt, bool *merged, bool *nan) {                                           \
     int64_t len = p->len;                                                                            \
     KT flip = p->desc ? (KT)~(KT)0 : 0, sign = (KT)1 << SIGN;                                         \
     bool fl = dtype_is_float(t), merge = fl && (p->nan_fallback || p->canon_nan);                     \
@@ -358,7 +316,7 @@ DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64, 11)
       a[i] = (fl ? (b & sign ? (KT)~b : b | sign) : sgn ? b ^ sign : b) ^ flip;                       \
     }                                                                                                \
     if (*merged || *nan) return;                                                                     \
-    KT *r = RADIX(a, a + len, len, cnt, par);                                                        \
+    KT *r = RADIX(a, a + len, len, cnt);                                                             \
     for (int64_t i = 0; i < len; i++) {                                                              \
       KT k = r[i] ^ flip;                                                                            \
       dst[i * st] = fl ? (k & sign ? k & ~sign : (KT)~k) : sgn ? k ^ sign : k;                        \
@@ -380,6 +338,7 @@ static int keys_only_width(shl_dtype t) {
   }
 }
 
+enum { RADIX_COUNTS = 6 << 11 }; /* digits x buckets of the 64-bit sort */
 
 /* out[k][base + i*stride] = in[k][base + idx(i)*stride] for every operand. */
 #define PERMUTE(IDX)                                                                                   \
@@ -402,30 +361,30 @@ static int keys_only_width(shl_dtype t) {
 /* Sorts one slice by key; false (nothing written) when it holds a NaN that
  * the comparator cannot key. */
 static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out, int64_t base,
-                        void *scratch, uint32_t *cnt, int par) {
+                        void *scratch, uint32_t *cnt) {
   shl_dtype t = in[0]->dtype;
   int64_t len = p->len, st = p->stride;
   bool nan = false, merged = false;
   int w = n_ops == 1 ? keys_only_width(t) : 0;
   if (w == 32)
-    keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, par,
-                &merged, &nan);
+    keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, &merged,
+                &nan);
   else if (w == 64)
-    keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, par,
-                &merged, &nan);
+    keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, &merged,
+                &nan);
   if (nan) return false;
   if (w && !merged) return true;
   if (narrow_keys(t)) {
     item32 *a = scratch, *r;
     keys32(p, t, in[0]->data, base, a, &nan);
     if (nan) return false;
-    r = radix32(a, a + len, len, cnt, par);
+    r = radix32(a, a + len, len, cnt);
     PERMUTE(r[i].idx);
   } else {
     item64 *a = scratch, *r;
     keys64(p, t, in[0]->data, base, a, &nan);
     if (nan) return false;
-    r = radix64(a, a + len, len, cnt, par);
+    r = radix64(a, a + len, len, cnt);
     PERMUTE(r[i].idx);
   }
   return true;
@@ -508,8 +467,6 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   int64_t len = p->len, st = p->stride;
   int nt = p->n_slices > 1 && p->n_slices * len >= (1 << 15) ? omp_get_max_threads() : 1;
   if (nt > p->n_slices) nt = (int)p->n_slices;
-  /* One long slice: two threads share it instead. */
-  int par = p->n_slices == 1 && len >= RADIX_PAR_MIN && !omp_in_parallel() && omp_get_max_threads() > 1 ? 2 : 1;
   size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
   size_t per = (size_t)len * 2 * item + RADIX_COUNTS * sizeof(uint32_t);
   sort_cache *c = p->cache;
@@ -522,7 +479,7 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
     for (int64_t q = 0; q < p->n_slices; q++) {
       uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
       uint32_t *cnt = (uint32_t *)(mine + (size_t)len * 2 * item);
-      if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt, par)) {
+      if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt)) {
         int64_t j;
 #pragma omp atomic capture
         j = n_nan++;
