@@ -159,7 +159,7 @@ shl_status shloc_attr_dense(shloc_module *m, const shloc_type *tensor_type, cons
   for (size_t i = 1; same && i < n; i++) same = memcmp(d, d + i * sz, sz) == 0;
   if (same) n = 1;
   a->type = t;
-  a->u.dense.data = d;
+  a->u.dense.storage = d;
   a->u.dense.nbytes = n * sz;
   a->u.dense.splat = n == 1;
   return publish(a, out);

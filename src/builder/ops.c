@@ -142,7 +142,7 @@ shl_status shloc_build_constant_splat(shloc_block *b, const shloc_type *type, do
   void *d = arena_memdup(&b->m->arena, one, sz);
   if (!a || !d) return st_oom();
   a->type = t;
-  a->u.dense.data = d;
+  a->u.dense.storage = d;
   a->u.dense.nbytes = count ? sz : 0;
   a->u.dense.splat = count != 0;
   shl_named_attr attr = prop("value", a);

@@ -18,17 +18,17 @@ enum { LAZY_PENDING, LAZY_BUSY, LAZY_DONE };
 
 const void *attr_dense_data(const shl_attr *a) {
   shl_dense_lazy *z = a->u.dense.lazy;
-  if (!z || atomic_load_explicit(&z->state, memory_order_acquire) == LAZY_DONE) return a->u.dense.data;
+  if (!z || atomic_load_explicit(&z->state, memory_order_acquire) == LAZY_DONE) return a->u.dense.storage;
   int expect = LAZY_PENDING;
   if (atomic_compare_exchange_strong_explicit(&z->state, &expect, LAZY_BUSY, memory_order_acquire,
                                               memory_order_acquire)) {
     /* The digits were validated by the parser, so decoding cannot fail. */
-    hex_decode(z->hex, a->u.dense.nbytes, (uint8_t *)a->u.dense.data);
+    hex_decode(z->hex, a->u.dense.nbytes, (uint8_t *)a->u.dense.storage);
     atomic_store_explicit(&z->state, LAZY_DONE, memory_order_release);
   } else {
     while (atomic_load_explicit(&z->state, memory_order_acquire) != LAZY_DONE) sched_yield();
   }
-  return a->u.dense.data;
+  return a->u.dense.storage;
 }
 
 const char *attr_dense_hex(const shl_attr *a) { return a->u.dense.lazy ? a->u.dense.lazy->hex : NULL; }
@@ -43,7 +43,7 @@ shl_attr *attr_dense_lazy(shl_arena *a, const shl_type *type, const char *hex, s
   z->hex = hex;
   atomic_init(&z->state, LAZY_PENDING);
   at->type = type;
-  at->u.dense.data = data;
+  at->u.dense.storage = data;
   at->u.dense.nbytes = nbytes;
   at->u.dense.lazy = z;
   return at;

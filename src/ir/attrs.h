@@ -57,13 +57,14 @@ struct shl_attr {
       const void *data; /* storage-width little-endian elements (ints widened: see below) */
     } darr;           /* DENSE_ARRAY: elements stored at dtype storage width */
     struct {
-      /* Element storage bytes, row-major.  Read them through
-       * attr_dense_data(): a large hex constant parsed from text is decoded
-       * there on first use, until then this buffer is not filled in. */
-      const void *data;
+      /* Element storage bytes, row-major.  Written by whoever builds the
+       * attribute; read only through attr_dense_data(): a large hex constant
+       * parsed from text is decoded there on first use, until then this
+       * buffer is not filled in. */
+      const void *storage;
       size_t nbytes;
-      bool splat;             /* data holds exactly one element */
-      shl_dense_lazy *lazy;   /* non-NULL: data is decoded from source hex on demand */
+      bool splat;             /* storage holds exactly one element */
+      shl_dense_lazy *lazy;   /* non-NULL: storage is decoded from source hex on demand */
     } dense;
     struct {
       uint32_t n;

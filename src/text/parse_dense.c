@@ -100,7 +100,7 @@ static shl_status finish(shl_parser *p, const shl_type *ty, uint8_t *data, size_
   if (!a) return st_oom();
   a->type = ty;
   if (count > 1 && all_equal(data, count, sz)) count = 1;
-  a->u.dense.data = data;
+  a->u.dense.storage = data;
   a->u.dense.nbytes = count * sz;
   a->u.dense.splat = count == 1;
   *out = a;

@@ -275,7 +275,7 @@ static shl_status window_padding(shl_parser *p, const shl_attr **out) {
   free(v);
   if (!t || !a || !data) return st_oom();
   a->type = t;
-  a->u.dense.data = data;
+  a->u.dense.storage = data;
   a->u.dense.nbytes = count * sizeof(int64_t);
   a->u.dense.splat = count == 1;
   *out = a;

@@ -287,7 +287,7 @@ static shl_status ints_of(const shl_op *op, const shl_attr *a, const char *name,
       if (a->type->rank > (two_d ? 2 : 1)) break;
       int64_t count = type_num_elements(a->type);
       size_t sz = dtype_bytes(a->type->dtype);
-      if (count < 0 || !a->u.dense.data) break;
+      if (count < 0 || !a->u.dense.storage) break;
       size_t need = a->u.dense.splat ? sz : (size_t)count * sz;
       if (count && a->u.dense.nbytes < need) break;
       *out = (vfy_ints){a, (size_t)count, name};
