@@ -13,7 +13,9 @@ int cmd_fmt(int argc, char **argv) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       printf("usage: shloc fmt FILE [--generic] [--debuginfo] [--no-verify] [--split-input-file] [-o OUT]\n\n"
              "Prints FILE in canonical pretty form (or the generic form with --generic).\n"
-             "--debuginfo keeps loc(...) annotations; -o writes OUT atomically (default stdout).\n");
+             "--debuginfo keeps loc(...) annotations; -o writes OUT atomically (default stdout).\n"
+             "--no-verify prints modules that fail verification too, in generic form (as mlir-opt\n"
+             "does), instead of reporting the error.\n");
       return 0;
     }
     if (strcmp(argv[i], "--generic") == 0) flags |= SHLOC_PRINT_GENERIC;
@@ -55,7 +57,8 @@ int cmd_fmt(int argc, char **argv) {
   if (rc == 0) {
     for (size_t c = 0; c < n && rc == 0; c++) {
       if (c && !cli_output_write(&o, "// -----\n", 9)) rc = 1;
-      shloc_status st = rc ? NULL : shloc_module_write(mods[c], flags, cli_output_write, &o);
+      unsigned f = verify ? flags | SHLOC_PRINT_ASSUME_VERIFIED : flags;
+      shloc_status st = rc ? NULL : shloc_module_write(mods[c], f, cli_output_write, &o);
       if (st && shloc_status_code(st) != SHLOC_ERR_IO) cli_report(st, NULL, 0);
       else shloc_status_free(st);
       if (st) rc = 1;

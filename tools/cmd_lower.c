@@ -83,7 +83,7 @@ static int lower(const char *path, const char *text, size_t len, const char *out
   if (!st) st = shloc_module_verify(m);
   if (!st) st = pass_lower_custom_calls(m, targets->n ? &opts : NULL);
   if (!st) st = shloc_module_verify(m);
-  if (!st) st = shloc_module_print(m, flags, &printed, &printed_len);
+  if (!st) st = shloc_module_print(m, flags | SHLOC_PRINT_ASSUME_VERIFIED, &printed, &printed_len);
   if (!st && shim_path) {
     /* The banner names the file without its directory, so shims do not
      * depend on where they were generated. */

@@ -88,8 +88,11 @@ SHLOC_API shloc_status shloc_module_verify(shloc_module *m);
 enum {
   SHLOC_PRINT_GENERIC = 1u << 0,   /* "dialect.op"(...) <{props}> ({...}) {attrs} : (...) -> ... */
   SHLOC_PRINT_DEBUGINFO = 1u << 1, /* keep loc(...) annotations and #loc definitions */
+  SHLOC_PRINT_ASSUME_VERIFIED = 1u << 2, /* the caller verified the module: skip the check below */
 };
-/* Prints the module; *out is malloc'd and NUL-terminated. */
+/* Prints the module; *out is malloc'd and NUL-terminated.  As in MLIR, the
+ * printer first verifies the module (unless SHLOC_PRINT_ASSUME_VERIFIED) and
+ * prints an invalid one in generic form, which needs no op to be well formed. */
 SHLOC_API shloc_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len);
 /* Receives printed text in pieces; returns false to stop (an I/O error). */
 typedef bool (*shloc_write_fn)(void *user, const char *data, size_t len);

@@ -862,6 +862,16 @@ void pr_generic_op(shl_printer *pr, const shl_op *op) {
 void print_generic(shl_printer *pr, const shl_op *op) { pr_generic_op(pr, op); }
 
 static void print_whole_module(shl_printer *pr, shloc_module *m) {
+  /* Pretty printers rely on verified structure (result counts, attribute
+   * kinds); an invalid module is printed in generic form. */
+  if (!(pr->flags & (SHLOC_PRINT_GENERIC | SHLOC_PRINT_ASSUME_VERIFIED))) {
+    shl_status st = shloc_module_verify(m);
+    if (st) {
+      pr->oom = shloc_status_code(st) == SHLOC_ERR_OOM;
+      pr->flags |= SHLOC_PRINT_GENERIC;
+      shloc_status_free(st);
+    }
+  }
   name_table nt;
   memset(&nt, 0, sizeof nt);
   arena_init(&nt.arena);
