@@ -92,9 +92,9 @@ shl_status plan_run(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf
  * while the other frame runs, so a loop can feed them back without a copy.
  * The plan must not be running (plan->busy). */
 shl_status plan_run_alt(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results);
-/* Runs a plan (not re-entered from one of its own ops unless recursion) with its results
- * written to outs[i].data (outs[i].nbytes each, caller-owned): ops compute
- * results straight into them where they can, the rest is copied. */
+/* Runs a plan with its results written to outs[i].data (outs[i].nbytes
+ * each, caller-owned): ops compute results straight into them where they
+ * can, the rest is copied (all of them when the plan is re-entered). */
 shl_status plan_run_into(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf *outs);
 /* Whether every result of the plan is computed or captured in it (none
  * returns an argument), so results never alias the next run's arguments. */
