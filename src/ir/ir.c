@@ -78,6 +78,13 @@ shl_block *block_create(shl_arena *a, uint32_t n_args, const shl_type *const *ar
   return b;
 }
 
+bool block_set_arg_loc(shl_arena *a, shl_block *b, uint32_t i, shl_str loc) {
+  if (!loc.n) return true;
+  if (!b->arg_locs && !(b->arg_locs = ARENA_ARRAY(a, shl_str, b->n_args))) return false;
+  b->arg_locs[i] = loc;
+  return true;
+}
+
 void block_append(shl_block *b, shl_op *op) {
   op->block = b;
   op->prev = b->last;

@@ -42,6 +42,7 @@ struct shl_block {
   shl_op *first, *last;
   shl_region *region;
   shl_str label; /* "^bb0" as written, empty for an unlabeled entry block */
+  shl_str *arg_locs; /* verbatim "loc(...)" per argument; NULL when none has one */
 };
 
 struct shl_region {
@@ -80,6 +81,8 @@ shl_op *op_create(shl_arena *a, const shl_opdef *def, shl_str name, uint32_t n_o
                   uint32_t n_results, const shl_type *const *result_types, uint32_t n_attrs,
                   const shl_named_attr *attrs, uint32_t n_regions);
 shl_block *block_create(shl_arena *a, uint32_t n_args, const shl_type *const *arg_types);
+/* Records argument i's "loc(...)" text (nothing for an empty one); false when out of memory. */
+bool block_set_arg_loc(shl_arena *a, shl_block *b, uint32_t i, shl_str loc);
 void block_append(shl_block *b, shl_op *op);
 void block_insert_before(shl_block *b, shl_op *before, shl_op *op);
 void block_remove(shl_block *b, shl_op *op);

@@ -592,9 +592,11 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
   p_next(p);
   shl_token names[64];
   const shl_type *types[64];
+  shl_str locs[64];
   uint32_t n = 0;
   shl_token *nv = names;
   const shl_type **tv = types;
+  shl_str *lv = locs;
   uint32_t cap = 64;
   if (p_punct(p, '(')) {
     if (!p_punct(p, ')')) {
@@ -602,11 +604,14 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
         if (n == cap) {
           shl_token *nn = ARENA_ARRAY(p->a, shl_token, cap * 2);
           const shl_type **nt = ARENA_ARRAY(p->a, const shl_type *, cap * 2);
-          if (!nn || !nt) return OOM();
+          shl_str *nl = ARENA_ARRAY(p->a, shl_str, cap * 2);
+          if (!nn || !nt || !nl) return OOM();
           memcpy(nn, nv, n * sizeof *nn);
           memcpy(nt, tv, n * sizeof *nt);
+          memcpy(nl, lv, n * sizeof *nl);
           nv = nn;
           tv = nt;
+          lv = nl;
           cap *= 2;
         }
         nv[n] = *p_tok(p);
@@ -614,8 +619,7 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
         p_next(p);
         ST_TRY(p_expect(p, ':'));
         ST_TRY(p_type(p, &tv[n]));
-        shl_str loc;
-        ST_TRY(p_loc(p, &loc));
+        ST_TRY(p_loc(p, &lv[n]));
         n++;
         if (!p_punct(p, ',')) break;
       }
@@ -628,6 +632,7 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
   b->label = label.text;
   for (uint32_t i = 0; i < n; i++) {
     b->args[i].pos = (shl_srcpos){p->lx.file, nv[i].line, nv[i].col};
+    if (!block_set_arg_loc(p->a, b, i, lv[i])) return OOM();
     ST_TRY(p_define(p, &nv[i], &b->args[i]));
   }
   *out = b;

@@ -46,50 +46,74 @@ void print_module(shl_printer *pr, const shl_op *op) {
 
 /* ------------------------------------------------------------------ func */
 
-/* One `type {attrs} loc(..)` entry of a signature (argument or result). */
-static shl_status sig_entry(shl_parser *p, const shl_type **t, const shl_attr **attrs) {
-  ST_TRY(p_type(p, t));
-  *attrs = NULL;
-  if (tok_punct(p_tok(p), '{')) ST_TRY(p_attr(p, attrs));
+/* One `%name: type {attrs} loc(..)` entry of a signature (argument or result). */
+typedef struct {
+  shl_token name; /* arguments of a function with a body */
+  const shl_type *type;
+  const shl_attr *attrs;
   shl_str loc;
-  return p_loc(p, &loc);
-}
+} sig_item;
 
-static shl_status push_type(shl_parser *p, const shl_type ***v, const shl_attr ***va, uint32_t *n, uint32_t *cap) {
-  if (*n < *cap) return NULL;
-  uint32_t ncap = *cap ? *cap * 2 : 8;
-  const shl_type **nv = ARENA_ARRAY(p->a, const shl_type *, ncap);
-  const shl_attr **na = ARENA_ARRAY(p->a, const shl_attr *, ncap);
-  if (!nv || !na) return st_oom();
-  if (*n) {
-    memcpy(nv, *v, *n * sizeof *nv);
-    memcpy(na, *va, *n * sizeof *na);
+typedef struct {
+  sig_item *v;
+  uint32_t n, cap;
+} sig_list;
+
+/* `bare`: a lone result type without parentheses, which takes no attributes
+ * (the function body's '{' follows it). */
+static shl_status sig_entry(shl_parser *p, sig_list *l, bool named, bool bare) {
+  if (l->n == l->cap) {
+    uint32_t ncap = l->cap ? l->cap * 2 : 8;
+    sig_item *nv = ARENA_ARRAY(p->a, sig_item, ncap);
+    if (!nv) return st_oom();
+    if (l->n) memcpy(nv, l->v, l->n * sizeof *nv);
+    l->v = nv;
+    l->cap = ncap;
   }
-  *v = nv;
-  *va = na;
-  *cap = ncap;
+  sig_item *it = &l->v[l->n];
+  *it = (sig_item){0};
+  if (named) {
+    if (p_tok(p)->kind != TK_PERCENT_ID) return parse_error(p, "expected argument name");
+    it->name = *p_tok(p);
+    p_next(p);
+    ST_TRY(p_expect(p, ':'));
+  }
+  ST_TRY(p_type(p, &it->type));
+  if (!bare) {
+    if (tok_punct(p_tok(p), '{')) ST_TRY(p_attr(p, &it->attrs));
+    ST_TRY(p_loc(p, &it->loc));
+  }
+  l->n++;
   return NULL;
 }
 
+/* The types of a signature list, as the function type holds them. */
+static const shl_type **sig_types(shl_parser *p, const sig_list *l) {
+  const shl_type **t = ARENA_ARRAY(p->a, const shl_type *, l->n ? l->n : 1);
+  if (t)
+    for (uint32_t i = 0; i < l->n; i++) t[i] = l->v[i].type;
+  return t;
+}
+
 /* Builds arg_attrs / res_attrs when any entry has attributes. */
-static shl_status attrs_array(shl_parser *p, op_state *os, const char *name, const shl_attr **v, uint32_t n) {
+static shl_status attrs_array(shl_parser *p, op_state *os, const char *name, const sig_list *l) {
   bool any = false;
-  for (uint32_t i = 0; i < n; i++)
-    if (v[i] && v[i]->u.dict.n) any = true;
+  for (uint32_t i = 0; i < l->n; i++)
+    if (l->v[i].attrs && l->v[i].attrs->u.dict.n) any = true;
   if (!any) return NULL;
   shl_attr *arr = attr_new(p->a, AT_ARRAY);
-  const shl_attr **items = ARENA_ARRAY(p->a, const shl_attr *, n);
+  const shl_attr **items = ARENA_ARRAY(p->a, const shl_attr *, l->n);
   if (!arr || !items) return st_oom();
-  for (uint32_t i = 0; i < n; i++) {
-    if (v[i]) {
-      items[i] = v[i];
+  for (uint32_t i = 0; i < l->n; i++) {
+    if (l->v[i].attrs) {
+      items[i] = l->v[i].attrs;
     } else {
       shl_attr *e = attr_new(p->a, AT_DICT);
       if (!e) return st_oom();
       items[i] = e;
     }
   }
-  arr->u.arr.n = n;
+  arr->u.arr.n = l->n;
   arr->u.arr.items = items;
   return os_attr_s(p, os, str_of(name), arr, true);
 }
@@ -105,71 +129,49 @@ shl_status parse_func(shl_parser *p, op_state *os) {
   ST_TRY(os_attr_s(p, os, str_of("sym_name"), attr_string(p->a, name), true));
   ST_TRY(p_scope_push(p, true));
   ST_TRY(p_expect(p, '('));
-  const shl_type **in = NULL, **out = NULL;
-  const shl_attr **in_attrs = NULL, **out_attrs = NULL;
-  shl_token *names = NULL;
-  uint32_t n_in = 0, cap_in = 0, n_out = 0, cap_out = 0;
+  sig_list in = {0}, out = {0};
   bool named = p_tok(p)->kind == TK_PERCENT_ID;
   if (!p_punct(p, ')')) {
-    for (;;) {
-      ST_TRY(push_type(p, &in, &in_attrs, &n_in, &cap_in));
-      if (named) {
-        if (p_tok(p)->kind != TK_PERCENT_ID) return parse_error(p, "expected argument name");
-        shl_token *nn = ARENA_ARRAY(p->a, shl_token, n_in + 1);
-        if (!nn) return st_oom();
-        if (n_in) memcpy(nn, names, n_in * sizeof *nn);
-        names = nn;
-        names[n_in] = *p_tok(p);
-        p_next(p);
-        ST_TRY(p_expect(p, ':'));
-      }
-      ST_TRY(sig_entry(p, &in[n_in], &in_attrs[n_in]));
-      n_in++;
-      if (!p_punct(p, ',')) break;
-    }
+    do ST_TRY(sig_entry(p, &in, named, false));
+    while (p_punct(p, ','));
     ST_TRY(p_expect(p, ')'));
   }
   if (p_tok(p)->kind == TK_ARROW) {
     p_next(p);
     if (p_punct(p, '(')) {
       if (!p_punct(p, ')')) {
-        for (;;) {
-          ST_TRY(push_type(p, &out, &out_attrs, &n_out, &cap_out));
-          ST_TRY(sig_entry(p, &out[n_out], &out_attrs[n_out]));
-          n_out++;
-          if (!p_punct(p, ',')) break;
-        }
+        do ST_TRY(sig_entry(p, &out, false, false));
+        while (p_punct(p, ','));
         ST_TRY(p_expect(p, ')'));
       }
     } else {
-      ST_TRY(push_type(p, &out, &out_attrs, &n_out, &cap_out));
-      ST_TRY(p_type(p, &out[0]));
-      out_attrs[0] = NULL;
-      n_out = 1;
+      ST_TRY(sig_entry(p, &out, false, true));
     }
   }
   shl_type *ft = ARENA_NEW(p->a, shl_type);
   shl_attr *fta = attr_new(p->a, AT_TYPE);
   if (!ft || !fta) return st_oom();
   ft->kind = TY_FUNCTION;
-  ft->n_in = n_in;
-  ft->in = in;
-  ft->n_out = n_out;
-  ft->out = out;
+  ft->n_in = in.n;
+  ft->in = sig_types(p, &in);
+  ft->n_out = out.n;
+  ft->out = sig_types(p, &out);
+  if (!ft->in || !ft->out) return st_oom();
   fta->type = ft;
   ST_TRY(os_attr_s(p, os, str_of("function_type"), fta, true));
-  ST_TRY(attrs_array(p, os, "arg_attrs", in_attrs, n_in));
-  ST_TRY(attrs_array(p, os, "res_attrs", out_attrs, n_out));
+  ST_TRY(attrs_array(p, os, "arg_attrs", &in));
+  ST_TRY(attrs_array(p, os, "res_attrs", &out));
   if (p_kw(p, "attributes")) ST_TRY(p_attr_dict(p, os));
   shl_region *r = os_region(p, os);
   if (!r) return st_oom();
   if (tok_punct(p_tok(p), '{')) {
-    if (!named && n_in) return parse_error(p, "a function with a body needs named arguments");
-    shl_block *entry = block_create(p->a, n_in, in);
+    if (!named && in.n) return parse_error(p, "a function with a body needs named arguments");
+    shl_block *entry = block_create(p->a, in.n, ft->in);
     if (!entry) return st_oom();
-    for (uint32_t i = 0; i < n_in; i++) {
-      entry->args[i].pos = (shl_srcpos){p->lx.file, names[i].line, names[i].col};
-      ST_TRY(p_define(p, &names[i], &entry->args[i]));
+    for (uint32_t i = 0; i < in.n; i++) {
+      entry->args[i].pos = (shl_srcpos){p->lx.file, in.v[i].name.line, in.v[i].name.col};
+      if (!block_set_arg_loc(p->a, entry, i, in.v[i].loc)) return st_oom();
+      ST_TRY(p_define(p, &in.v[i].name, &entry->args[i]));
     }
     ST_TRY(p_region(p, r, entry));
   }
@@ -207,6 +209,7 @@ void print_func(shl_printer *pr, const shl_op *op) {
     }
     pr_type(pr, ft->in[i]);
     sig_attrs(pr, arg_attrs, i);
+    if (body && i < body->n_args) pr_arg_loc(pr, body, i);
   }
   pr_puts(pr, ")");
   if (ft && ft->n_out) {

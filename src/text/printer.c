@@ -753,11 +753,17 @@ void pr_same_or_functional_type(shl_printer *pr, const shl_op *op) {
   else pr_functional_type(pr, op);
 }
 
-void pr_loc(shl_printer *pr, const shl_op *op) {
-  if ((pr->flags & SHLOC_PRINT_DEBUGINFO) && op->loc.n) {
+static void pr_loc_text(shl_printer *pr, shl_str loc) {
+  if ((pr->flags & SHLOC_PRINT_DEBUGINFO) && loc.n) {
     pr_puts(pr, " ");
-    pr_str(pr, op->loc);
+    pr_str(pr, loc);
   }
+}
+
+void pr_loc(shl_printer *pr, const shl_op *op) { pr_loc_text(pr, op->loc); }
+
+void pr_arg_loc(shl_printer *pr, const shl_block *b, uint32_t i) {
+  if (b->arg_locs) pr_loc_text(pr, b->arg_locs[i]);
 }
 
 static const print_fn print_table[OP_COUNT] = {
@@ -804,6 +810,7 @@ static void print_block_header(shl_printer *pr, const shl_block *b, uint32_t ind
       pr_value(pr, &b->args[i]);
       pr_puts(pr, ": ");
       pr_type(pr, b->args[i].type);
+      pr_arg_loc(pr, b, i);
     }
     pr_puts(pr, ")");
   }

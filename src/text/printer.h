@@ -55,9 +55,10 @@ void pr_same_or_functional_type(shl_printer *pr, const shl_op *op);
 /* `{ ...ops... }` printing the entry block header only when `with_header`
  * (pretty forms that declare the block arguments themselves pass false). */
 void pr_region(shl_printer *pr, const shl_region *r, bool with_header);
-/* Names a block argument that a pretty form declares itself (e.g. while's
- * `%iterArg = %x`); must be called before printing uses of it. */
+/* The op's " loc(...)", with SHLOC_PRINT_DEBUGINFO. */
 void pr_loc(shl_printer *pr, const shl_op *op);
+/* Block argument i's " loc(...)", with SHLOC_PRINT_DEBUGINFO. */
+void pr_arg_loc(shl_printer *pr, const shl_block *b, uint32_t i);
 /* Generic form of any op (used for ops without pretty syntax). */
 void pr_generic_op(shl_printer *pr, const shl_op *op);
 

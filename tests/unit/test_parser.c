@@ -586,6 +586,7 @@ static void test_locations(void **state) {
   free(p);
   p = reprint(text, SHLOC_PRINT_DEBUGINFO);
   static const char *const want[] = {
+      "func.func @f(%arg0: tensor<f32> loc(\"arg\")) -> tensor<f32> {\n",
       "loc(\"x\")\n",
       "loc(#loc3)\n",
       "loc(\"f.py\":3:4 to 5:6)\n",
@@ -599,6 +600,12 @@ static void test_locations(void **state) {
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
     if (!strstr(p, want[i])) fail_msg("missing %s in\n%s", want[i], p);
+  free(p);
+  /* Block argument locations, in the generic form's block headers. */
+  static const char region[] = "\"t.op\"() ({\n^bb0(%a: tensor<f32> loc(\"p\"), %b: tensor<f32>):\n"
+                               "  \"t.end\"(%a, %b) : (tensor<f32>, tensor<f32>) -> ()\n}) : () -> ()\n";
+  p = reprint(region, SHLOC_PRINT_DEBUGINFO);
+  if (!strstr(p, "^bb0(%arg0: tensor<f32> loc(\"p\"), %arg1: tensor<f32>):\n")) fail_msg("block argument locations:\n%s", p);
   free(p);
   expect_error("\"t.op\"() : () -> () loc(\"x\"", SHLOC_ERR_PARSE, "unbalanced '('", 1, 28);
   expect_error("\"t.op\"() : () -> () loc(\"x\"]", SHLOC_ERR_PARSE, "mismatched ']'", 1, 28);
