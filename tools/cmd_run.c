@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "exec/exec.h"
@@ -303,42 +302,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   return st ? 1 : 0;
 }
 
-/* OpenMP workers that spin after each parallel region take the core that
- * other processes (or, when a VM loses a vCPU, our own main thread) need:
- * under load, OMP_WAIT_POLICY=passive ran the GEMM workloads up to 2x
- * faster, and idle machines lose nothing measurable.  libgomp reads its
- * environment when it loads, so when the user chose no policy (neither
- * OMP_WAIT_POLICY nor GOMP_SPINCOUNT), set passive and re-execute once.
- * Any failure just continues with libgomp's defaults. */
-static void default_wait_policy(void) {
-  if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
-  FILE *f = fopen("/proc/self/cmdline", "rb");
-  if (!f) return;
-  char *buf = NULL;
-  size_t cap = 0, len = 0, n;
-  do {
-    char *nb = len + 4096 > cap ? realloc(buf, cap = 2 * cap + 4096) : buf;
-    if (!nb) break;
-    buf = nb;
-    n = fread(buf + len, 1, cap - len - 1, f);
-    len += n;
-  } while (n > 0);
-  fclose(f);
-  size_t argc = 0;
-  for (size_t i = 0; i < len; i++) argc += buf[i] == 0;
-  char **argv = buf ? calloc(argc + 1, sizeof *argv) : NULL;
-  if (argv && argc) {
-    for (size_t i = 0, k = 0; k < argc; k++, i += strlen(buf + i) + 1) argv[k] = buf + i;
-    setenv("OMP_WAIT_POLICY", "passive", 1);
-    execv("/proc/self/exe", argv);
-    unsetenv("OMP_WAIT_POLICY");
-  }
-  free(argv);
-  free(buf);
-}
-
 int cmd_run(int argc, char **argv) {
-  default_wait_policy();
   run_opts o = {.repeat = 1};
   bool ok = true;
   int rc = 2;
