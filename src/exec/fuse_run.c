@@ -133,8 +133,25 @@ static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, i
 static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64_t m, int64_t c0, int64_t seg) {
   const fused_params *fp = f->fp;
   void **ptr = (void **)scr;
+  int64_t ahead = fp->n - e0 - m < m ? fp->n - e0 - m : m; /* elements of the next chunk */
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
+    bool streamed = nd->kind == FN_LEAF ? nd->loc == LOC_EXT && s >= nd->first_pass && s <= nd->last_pass
+                                        : nd->kind == FN_EW && nd->loc == LOC_OUT && nd->avail == s;
+    /* A thread's chunks follow each other in memory: the next chunk of
+     * every streamed buffer is requested while this one computes, or each
+     * chunk waits for memory with the arithmetic idle, then computes with
+     * memory idle.  (Inline: GCC 12 drops calls to a function that only
+     * prefetches, finding it const.) */
+    if (streamed && ahead > 0) {
+      const shl_buf *b = nd->kind == FN_EW ? f->out[nd->out] : f->in[nd->ext];
+      const uint8_t *p = (const uint8_t *)b->data + (size_t)(e0 + m) * nd->esz;
+      size_t bytes = (size_t)ahead * nd->esz;
+      if (nd->kind == FN_EW)
+        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 1, 3);
+      else
+        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 0, 3);
+    }
     if (nd->kind == FN_LEAF) {
       if (nd->loc == LOC_EXT) ptr[k] = (uint8_t *)f->in[nd->ext]->data + (size_t)e0 * nd->esz;
       else if (nd->loc == LOC_FILL && s >= nd->first_pass && s <= nd->last_pass)

@@ -19,23 +19,10 @@
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
+#include "group_ctx.h"
 #include "ir/ir.h" /* attributes of built and reparsed ops, the module arena */
 #include "shloc/builder.h"
 #include "shloc/ffi_registry.h"
-
-static shloc_context *ctx;
-
-static int group_setup(void **state) {
-  (void)state;
-  ctx = shloc_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  shloc_context_destroy(ctx);
-  return 0;
-}
 
 /* ---- helpers ---------------------------------------------------------- */
 

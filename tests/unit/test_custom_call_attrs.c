@@ -24,15 +24,8 @@ static XLA_FFI_Error *probe(XLA_FFI_CallFrame *cf) {
 static shloc_ffi_registry *reg;
 
 static int setup(void **state) {
-  (void)state;
-  reg = cc_registry();
-  return shloc_ffi_register_handler(reg, "probe", "cpu", probe) ? -1 : 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  shloc_ffi_registry_destroy(reg);
-  return 0;
+  static const cc_target targets[] = {{"probe", "cpu", .typed = probe}};
+  return cc_setup(state, &reg, targets, 1);
 }
 
 /* Runs a no-operand probe call with the given op attributes. */
@@ -58,7 +51,7 @@ static void expect_create_error(const char *op_attrs, shloc_code code, const cha
            "}\n",
            op_attrs);
   cc_prog p;
-  cc_expect_error(cc_build(text, reg, &p), code, needle);
+  expect_error(cc_build(text, reg, &p), code, needle);
 }
 
 static const XLA_FFI_Scalar *scalar(const XLA_FFI_Attrs *a, const char *name, XLA_FFI_DataType dt) {
@@ -280,5 +273,5 @@ int main(void) {
       cmocka_unit_test(test_config_spellings),
       cmocka_unit_test(test_rejected_attributes),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, cc_teardown);
 }

@@ -30,7 +30,7 @@ static char *read_file(const char *path) {
 
 static shloc_ffi_registry *load(void) {
   shloc_ffi_registry *reg = cc_registry();
-  cc_ok(shloc_ffi_register_symbol(reg, "rms_norm", SHLOC_RMS_NORM_LIB ":rms_norm", SHLOC_FFI_ANY));
+  assert_ok(shloc_ffi_register_symbol(reg, "rms_norm", SHLOC_RMS_NORM_LIB ":rms_norm", SHLOC_FFI_ANY));
   shloc_ffi_target t;
   assert_true(shloc_ffi_target_get(reg, 0, &t));
   assert_string_equal(t.target, "rms_norm");
@@ -44,12 +44,12 @@ static void test_exported_module_f32(void **state) {
   shloc_ffi_registry *reg = load();
   char *text = read_file(SHLOC_RMS_NORM_MLIR);
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   float x[100];
   for (int i = 0; i < 100; i++) x[i] = (float)sin(0.37 * i) * 3.0f;
   void *in[1] = {x};
   shloc_tensor res;
-  cc_ok(cc_run(&p, in, &res));
+  assert_ok(cc_run(&p, in, &res));
   const float *y = res.data;
   for (int r = 0; r < 10; r++) {
     double ss = 0;
@@ -89,17 +89,17 @@ static void test_f64_and_errors(void **state) {
       "  %0 = stablehlo.custom_call @rms_norm(%x) {mhlo.backend_config = {}} : (tensor<2x3xf64>) -> tensor<2x3xf64>\n"
       "  return %0 : tensor<2x3xf64>\n"
       "}\n";
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   shloc_status st = cc_run(&p, in, &res);
   assert_non_null(st);
   int line;
   shloc_status_location(st, NULL, &line, NULL);
   assert_int_equal(line, 2);
-  cc_expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'rms_norm': INVALID_ARGUMENT: rms_norm needs an f32 or f64");
+  expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'rms_norm': INVALID_ARGUMENT: rms_norm needs an f32 or f64");
   cc_free(&p);
 
-  cc_expect_error(shloc_ffi_register_symbol(reg, "other", SHLOC_RMS_NORM_LIB ":no_such_symbol", SHLOC_FFI_TYPED),
-                  SHLOC_ERR_NOT_FOUND, "no_such_symbol");
+  expect_error(shloc_ffi_register_symbol(reg, "other", SHLOC_RMS_NORM_LIB ":no_such_symbol", SHLOC_FFI_TYPED),
+               SHLOC_ERR_NOT_FOUND, "no_such_symbol");
   shloc_ffi_registry_destroy(reg);
 }
 

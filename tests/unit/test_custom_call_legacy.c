@@ -68,25 +68,14 @@ static void negate_inplace_v1(void *out, const void **in) {
 static shloc_ffi_registry *reg;
 
 static int setup(void **state) {
-  (void)state;
-  reg = cc_registry();
-  shloc_status st = NULL;
-  if (!st) st = shloc_ffi_register_legacy(reg, "add", "cpu", (shloc_legacy_fn)add_v1);
-  if (!st) st = shloc_ffi_register_legacy(reg, "twice", "cpu", (shloc_legacy_fn)twice_v2);
-  if (!st) st = shloc_ffi_register_legacy(reg, "opaque", "cpu", (shloc_legacy_fn)opaque_v3);
-  if (!st) st = shloc_ffi_register_legacy(reg, "effect", "cpu", (shloc_legacy_fn)effect_v3);
-  if (!st) st = shloc_ffi_register_legacy(reg, "negate", "cpu", (shloc_legacy_fn)negate_inplace_v1);
-  if (st) {
-    shloc_status_free(st);
-    return -1;
-  }
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  shloc_ffi_registry_destroy(reg);
-  return 0;
+  static const cc_target targets[] = {
+      {"add", "cpu", .legacy = (shloc_legacy_fn)add_v1},
+      {"twice", "cpu", .legacy = (shloc_legacy_fn)twice_v2},
+      {"opaque", "cpu", .legacy = (shloc_legacy_fn)opaque_v3},
+      {"effect", "cpu", .legacy = (shloc_legacy_fn)effect_v3},
+      {"negate", "cpu", .legacy = (shloc_legacy_fn)negate_inplace_v1},
+  };
+  return cc_setup(state, &reg, targets, sizeof targets / sizeof *targets);
 }
 
 static void test_v1_default_version(void **state) {
@@ -119,11 +108,11 @@ static void test_v2_status(void **state) {
       "  return %0 : tensor<3xf32>\n"
       "}\n";
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   float x[3] = {1, 2, 3};
   void *in[1] = {x};
   shloc_tensor res;
-  cc_ok(cc_run(&p, in, &res));
+  assert_ok(cc_run(&p, in, &res));
   for (int i = 0; i < 3; i++) assert_true(((float *)res.data)[i] == 2 * x[i]);
   cc_free_results(&res, 1);
   x[0] = -1;
@@ -132,7 +121,7 @@ static void test_v2_status(void **state) {
   assert_non_null(st);
   shloc_status_location(st, NULL, &line, NULL);
   assert_int_equal(line, 2);
-  cc_expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'twice': first element is negative");
+  expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'twice': first element is negative");
   cc_free(&p);
 }
 
@@ -184,7 +173,7 @@ static void test_v3_no_results_and_failure(void **state) {
       "  return\n"
       "}\n";
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   effects = 0;
   shloc_status st = cc_run(&p, NULL, NULL);
   /* Stops at the failing call: the third never runs. */
@@ -193,7 +182,7 @@ static void test_v3_no_results_and_failure(void **state) {
   assert_non_null(st);
   shloc_status_location(st, NULL, &line, NULL);
   assert_int_equal(line, 3);
-  cc_expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'effect': asked to fail");
+  expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'effect': asked to fail");
   cc_free(&p);
 }
 
@@ -232,14 +221,14 @@ static void test_version_errors(void **state) {
       "  stablehlo.custom_call @effect() {api_version = 0 : i32, has_side_effect = true} : () -> ()\n"
       "  return\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "unsupported api_version 0");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "unsupported api_version 0");
   /* A legacy function named by a typed-FFI op is refused when planned. */
   text =
       "func.func @main() {\n"
       "  stablehlo.custom_call @effect() {mhlo.backend_config = {}, has_side_effect = true} : () -> ()\n"
       "  return\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_INVALID_ARG, "legacy");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_INVALID_ARG, "legacy");
 }
 
 int main(void) {
@@ -251,5 +240,5 @@ int main(void) {
       cmocka_unit_test(test_alias_and_layout),
       cmocka_unit_test(test_version_errors),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, cc_teardown);
 }

@@ -86,25 +86,15 @@ static XLA_FFI_Error *bump_second(XLA_FFI_CallFrame *cf) {
 static shloc_ffi_registry *reg;
 
 static int setup(void **state) {
-  (void)state;
-  reg = cc_registry();
-  shloc_status st = shloc_ffi_register_handler(reg, "leaves", "cpu", leaves);
-  if (!st) st = shloc_ffi_register_handler(reg, "bump_second", "cpu", bump_second);
-  if (!st) st = shloc_ffi_register_legacy(reg, "pair", "cpu", (shloc_legacy_fn)pair_v1);
-  if (!st) st = shloc_ffi_register_legacy(reg, "triple", "cpu", (shloc_legacy_fn)triple_v1);
-  if (!st) st = shloc_ffi_register_legacy(reg, "one", "cpu", (shloc_legacy_fn)one_v1);
-  if (!st) st = shloc_ffi_register_legacy(reg, "add_leaves", "cpu", (shloc_legacy_fn)add_leaves_v1);
-  if (st) {
-    shloc_status_free(st);
-    return -1;
-  }
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  shloc_ffi_registry_destroy(reg);
-  return 0;
+  static const cc_target targets[] = {
+      {"leaves", "cpu", .typed = leaves},
+      {"bump_second", "cpu", .typed = bump_second},
+      {"pair", "cpu", .legacy = (shloc_legacy_fn)pair_v1},
+      {"triple", "cpu", .legacy = (shloc_legacy_fn)triple_v1},
+      {"one", "cpu", .legacy = (shloc_legacy_fn)one_v1},
+      {"add_leaves", "cpu", .legacy = (shloc_legacy_fn)add_leaves_v1},
+  };
+  return cc_setup(state, &reg, targets, sizeof targets / sizeof *targets);
 }
 
 /* ---- typed ---- */
@@ -212,8 +202,8 @@ static void test_alias_into_tuple_result(void **state) {
   cc_prog p;
   shloc_tensor res[3];
   same_pointer = 0;
-  cc_ok(cc_build_opt(text, reg, false, &p));
-  cc_ok(cc_run(&p, in, res));
+  assert_ok(cc_build_opt(text, reg, false, &p));
+  assert_ok(cc_run(&p, in, res));
   assert_true(same_pointer);
   for (int i = 0; i < 3; i++) {
     assert_int_equal(((int32_t *)res[0].data)[i], x[i] + 1);
@@ -322,7 +312,7 @@ static void test_tuple_boundaries_rejected(void **state) {
       "  return %0 : tuple<tensor<f32>, tensor<i32>>\n"
       "}\n";
   /* The public API refuses the signature first; plan it below the API too. */
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "result #0");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "result #0");
   text =
       "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
       "  %t = stablehlo.tuple %x : tuple<tensor<f32>>\n"
@@ -333,7 +323,7 @@ static void test_tuple_boundaries_rejected(void **state) {
       "  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<f32>>) -> tensor<f32>\n"
       "  return %0 : tensor<f32>\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "operand #0 is a tuple");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_UNSUPPORTED, "operand #0 is a tuple");
   text =
       "func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {\n"
       "  %0 = stablehlo.custom_call @leaves(%x) {api_version = 4 : i32, operand_layouts = [dense<[0, 1]> : "
@@ -342,7 +332,7 @@ static void test_tuple_boundaries_rejected(void **state) {
       "  %1 = stablehlo.get_tuple_element %0[0] : (tuple<tensor<2x2xf32>>) -> tensor<2x2xf32>\n"
       "  return %1 : tensor<2x2xf32>\n"
       "}\n";
-  cc_expect_error(cc_build_opt(text, reg, false, &p), SHLOC_ERR_UNSUPPORTED, "leaves of a tuple result");
+  expect_error(cc_build_opt(text, reg, false, &p), SHLOC_ERR_UNSUPPORTED, "leaves of a tuple result");
 }
 
 int main(void) {
@@ -356,5 +346,5 @@ int main(void) {
       cmocka_unit_test(test_legacy_one_leaf_tuple_and_tuple_operand),
       cmocka_unit_test(test_tuple_boundaries_rejected),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, cc_teardown);
 }

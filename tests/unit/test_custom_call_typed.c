@@ -126,31 +126,19 @@ static XLA_FFI_Error *shapes(XLA_FFI_CallFrame *cf) {
 static shloc_ffi_registry *reg;
 
 static int setup(void **state) {
-  (void)state;
-  reg = cc_registry();
   XLA_FFI_Error *e = shloc_ffi_type_register(XLA_FFI_GetApi(), "test.acc_state", &acc_type, acc_delete);
   if (e) return -1;
-  XLA_FFI_Handler_Bundle acc = {acc_instantiate, NULL, NULL, acc_execute};
-  shloc_status st = NULL;
-  if (!st) st = shloc_ffi_register_handler(reg, "times10", "cpu", times10);
-  if (!st) st = shloc_ffi_register_handler(reg, "inplace_inc", "cpu", inplace_inc);
-  if (!st) st = shloc_ffi_register_handler(reg, "count", NULL, count);
-  if (!st) st = shloc_ffi_register_bundle(reg, "acc", "Host", &acc, 0);
-  if (!st) st = shloc_ffi_register_handler(reg, "fail", "cpu", fail_widgets);
-  if (!st) st = shloc_ffi_register_handler(reg, "sum_and_cast", "cpu", sum_and_cast);
-  if (!st) st = shloc_ffi_register_handler(reg, "shapes", "cpu", shapes);
-  if (st) {
-    fprintf(stderr, "%s\n", shloc_status_message(st));
-    shloc_status_free(st);
-    return -1;
-  }
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  shloc_ffi_registry_destroy(reg);
-  return 0;
+  static const XLA_FFI_Handler_Bundle acc = {acc_instantiate, NULL, NULL, acc_execute};
+  static const cc_target targets[] = {
+      {"times10", "cpu", .typed = times10},
+      {"inplace_inc", "cpu", .typed = inplace_inc},
+      {"count", NULL, .typed = count},
+      {"acc", "Host", .bundle = &acc},
+      {"fail", "cpu", .typed = fail_widgets},
+      {"sum_and_cast", "cpu", .typed = sum_and_cast},
+      {"shapes", "cpu", .typed = shapes},
+  };
+  return cc_setup(state, &reg, targets, sizeof targets / sizeof *targets);
 }
 
 /* ---- layouts ---- */
@@ -275,8 +263,8 @@ static void test_alias_in_tuple_with_layout(void **state) {
   same_pointer = 0;
   /* Planned without the verifier, which does not accept output_tuple_indices
    * on multi-result ops yet. */
-  cc_ok(cc_build_opt(text, reg, false, &p));
-  cc_ok(cc_run(&p, in, res));
+  assert_ok(cc_build_opt(text, reg, false, &p));
+  assert_ok(cc_run(&p, in, res));
   assert_true(same_pointer);
   for (int i = 0; i < 4; i++) assert_int_equal(((int32_t *)res[1].data)[i], x[i] + 1);
   assert_true(((float *)res[0].data)[0] == 0 && ((float *)res[0].data)[1] == 0);
@@ -304,7 +292,7 @@ static void test_side_effect_order(void **state) {
   /* The third call's result is unused; it still ran. */
   assert_int_equal(counter, 3);
   cc_free_results(res, 2);
-  cc_ok(cc_run(&p, NULL, res));
+  assert_ok(cc_run(&p, NULL, res));
   assert_int_equal(*(int32_t *)res[0].data, 3);
   assert_int_equal(*(int32_t *)res[1].data, 4);
   cc_free_results(res, 2);
@@ -336,12 +324,12 @@ static void test_instantiate_once_per_site(void **state) {
       "}\n";
   instantiated = deleted = 0;
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   /* Instantiated when the executable is created, once per call site. */
   assert_int_equal(instantiated, 3);
   shloc_tensor res[3];
   for (int run = 0; run < 3; run++) {
-    cc_ok(cc_run(&p, NULL, res));
+    assert_ok(cc_run(&p, NULL, res));
     assert_int_equal(*(int64_t *)res[0].data, 100 + run);
     assert_int_equal(*(int64_t *)res[1].data, 7 + run);
     assert_int_equal(*(int64_t *)res[2].data, 50 + 3 * run + 2);
@@ -364,7 +352,7 @@ static void test_handler_error(void **state) {
       "  return %1 : tensor<2xf32>\n"
       "}\n";
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   float x[2] = {1, 2};
   void *in[1] = {x};
   shloc_tensor res;
@@ -376,7 +364,7 @@ static void test_handler_error(void **state) {
   assert_string_equal(file, "t.mlir");
   assert_int_equal(line, 3);
   assert_int_equal(col, 3);
-  cc_expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'fail': RESOURCE_EXHAUSTED: out of widgets");
+  expect_error(st, SHLOC_ERR_RUNTIME, "custom call 'fail': RESOURCE_EXHAUSTED: out of widgets");
   cc_free(&p);
 }
 
@@ -388,30 +376,30 @@ static void test_unknown_target_and_instantiate_error(void **state) {
       "  stablehlo.custom_call @nope() {has_side_effect = true, mhlo.backend_config = {}} : () -> ()\n"
       "  return\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_NOT_FOUND,
-                  "no handler registered for custom call target 'nope' (api_version 4) at t.mlir:2:3; register one "
-                  "with --ffi nope=LIB.so:SYMBOL or --plugin LIB.so");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_NOT_FOUND,
+               "no handler registered for custom call target 'nope' (api_version 4) at t.mlir:2:3; register one "
+               "with --ffi nope=LIB.so:SYMBOL or --plugin LIB.so");
   /* Without any registry too. */
-  cc_expect_error(cc_build(text, NULL, &p), SHLOC_ERR_NOT_FOUND, "target 'nope' (api_version 4)");
+  expect_error(cc_build(text, NULL, &p), SHLOC_ERR_NOT_FOUND, "target 'nope' (api_version 4)");
   text =
       "func.func @main() {\n"
       "  stablehlo.custom_call @nope() {has_side_effect = true} : () -> ()\n"
       "  return\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_NOT_FOUND, "target 'nope' (api_version 1)");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_NOT_FOUND, "target 'nope' (api_version 1)");
   text =
       "func.func @main() -> tensor<i64> {\n"
       "  %0 = stablehlo.custom_call @acc() {mhlo.backend_config = {start = -1 : i64}} : () -> tensor<i64>\n"
       "  return %0 : tensor<i64>\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_RUNTIME, "OUT_OF_RANGE: acc: negative start -1");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_RUNTIME, "OUT_OF_RANGE: acc: negative start -1");
   /* A typed handler called with a legacy api_version. */
   text =
       "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
       "  %0 = stablehlo.custom_call @times10(%x) {api_version = 2 : i32} : (tensor<2xf32>) -> tensor<2xf32>\n"
       "  return %0 : tensor<2xf32>\n"
       "}\n";
-  cc_expect_error(cc_build(text, reg, &p), SHLOC_ERR_INVALID_ARG, "needs api_version 4");
+  expect_error(cc_build(text, reg, &p), SHLOC_ERR_INVALID_ARG, "needs api_version 4");
 }
 
 /* ---- several results, tokens, empty buffers ---- */
@@ -480,11 +468,11 @@ static void test_public_api(void **state) {
   assert_int_equal(t.kind, SHLOC_FFI_TYPED);
   assert_null(t.origin);
   assert_false(shloc_ffi_target_get(reg, 7, &t));
-  cc_expect_error(shloc_ffi_register_handler(reg, "count", "CPU", count), SHLOC_ERR_ALREADY_EXISTS,
-                  "already registered");
-  cc_expect_error(shloc_ffi_register_symbol(reg, "x", "/nonexistent/libx.so:f", SHLOC_FFI_ANY), SHLOC_ERR_IO,
-                  "/nonexistent/libx.so");
-  cc_expect_error(shloc_ffi_load_plugin(reg, "/nonexistent/plugin.so"), SHLOC_ERR_IO, "/nonexistent/plugin.so");
+  expect_error(shloc_ffi_register_handler(reg, "count", "CPU", count), SHLOC_ERR_ALREADY_EXISTS,
+               "already registered");
+  expect_error(shloc_ffi_register_symbol(reg, "x", "/nonexistent/libx.so:f", SHLOC_FFI_ANY), SHLOC_ERR_IO,
+               "/nonexistent/libx.so");
+  expect_error(shloc_ffi_load_plugin(reg, "/nonexistent/plugin.so"), SHLOC_ERR_IO, "/nonexistent/plugin.so");
 
   const char *text =
       "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
@@ -492,21 +480,21 @@ static void test_public_api(void **state) {
       "  return %0 : tensor<2xf32>\n"
       "}\n";
   cc_prog p;
-  cc_ok(cc_build(text, reg, &p));
+  assert_ok(cc_build(text, reg, &p));
   assert_int_equal(shloc_executable_num_args(p.x), 1);
   assert_int_equal(shloc_executable_num_results(p.x), 1);
   shloc_tensor d;
-  cc_ok(shloc_executable_result_type(p.x, 0, &d));
+  assert_ok(shloc_executable_result_type(p.x, 0, &d));
   assert_int_equal(d.dtype, XLA_FFI_DataType_F32);
   assert_int_equal(d.nbytes, 8);
   float x[2] = {1, 2};
   int64_t dims[1] = {3};
   shloc_tensor bad = {XLA_FFI_DataType_F32, 1, dims, x, 12}, res;
-  cc_expect_error(shloc_executable_run(p.x, &bad, 1, &res, 1), SHLOC_ERR_INVALID_ARG,
-                  "argument #0 is F32[3], expected F32[2]");
-  cc_expect_error(shloc_executable_run(p.x, &bad, 0, &res, 1), SHLOC_ERR_INVALID_ARG, "takes 1 arguments");
+  expect_error(shloc_executable_run(p.x, &bad, 1, &res, 1), SHLOC_ERR_INVALID_ARG,
+               "argument #0 is F32[3], expected F32[2]");
+  expect_error(shloc_executable_run(p.x, &bad, 0, &res, 1), SHLOC_ERR_INVALID_ARG, "takes 1 arguments");
   shloc_executable *x2;
-  cc_expect_error(shloc_executable_create(p.m, "nope", reg, &x2), SHLOC_ERR_NOT_FOUND, "no function @nope");
+  expect_error(shloc_executable_create(p.m, "nope", reg, &x2), SHLOC_ERR_NOT_FOUND, "no function @nope");
   cc_free(&p);
 }
 
@@ -525,5 +513,5 @@ int main(void) {
       cmocka_unit_test(test_tokens_and_empty_buffers),
       cmocka_unit_test(test_public_api),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, cc_teardown);
 }

@@ -11,25 +11,8 @@
 
 #include <cmocka.h>
 
+#include "cc_harness.h"
 #include "ffi/ffi.h"
-
-static void assert_ok(shl_status st) {
-  if (st) fail_msg("unexpected error: %s", shloc_status_message(st));
-}
-
-static void expect_error(shl_status st, shloc_code code, const char *needle) {
-  if (!st) fail_msg("expected an error containing '%s'", needle);
-  if (shloc_status_code(st) != code)
-    fail_msg("code %d, expected %d: %s", (int)shloc_status_code(st), (int)code, shloc_status_message(st));
-  if (!strstr(shloc_status_message(st), needle)) fail_msg("message '%s' lacks '%s'", shloc_status_message(st), needle);
-  shloc_status_free(st);
-}
-
-static ffi_registry *new_registry(void) {
-  ffi_registry *r;
-  assert_ok(ffi_registry_create(&r));
-  return r;
-}
 
 static XLA_FFI_Handler_Bundle execute_only(XLA_FFI_Handler *fn) {
   return (XLA_FFI_Handler_Bundle){NULL, NULL, NULL, fn};

@@ -15,38 +15,18 @@
 #include <cmocka.h>
 
 #include "exec/fuse.h"
+#include "harness.h"
 
-/* Parses, verifies, plans and runs @main of `text` (no arguments); the
- * number of fused ops planned in @main goes to *n_fused. */
-static void run_ok(const char *text, uint32_t *n_fused) {
-  shloc_context *ctx = shloc_context_create();
-  shloc_module *m = NULL;
-  shloc_status st = shloc_module_parse(ctx, "test.mlir", text, strlen(text), 1, &m);
-  if (!st) st = shloc_module_verify(m);
-  shloc_executable *x = NULL;
-  if (!st) {
-    const shl_op *f = module_find_func(m, str_of("main"));
-    assert_non_null(f);
-    st = executable_create(m, f, NULL, &x);
-  }
-  if (!st && n_fused) {
-    *n_fused = 0;
-    for (uint32_t i = 0; i < x->main->n_ops; i++) *n_fused += x->main->ops[i].kernel == &kernel_fused;
-  }
-  for (int rep = 0; rep < 2 && !st; rep++) { /* the second run reuses frames and scratch */
-    shl_buf res[2];
-    st = executable_run(x, NULL, res);
-  }
-  if (st) {
-    char *msg = shloc_status_render(st, text, strlen(text));
-    fprintf(stderr, "%s\n", msg ? msg : shloc_status_message(st));
-    free(msg);
-    shloc_status_free(st);
-  }
-  executable_destroy(x);
-  shloc_module_destroy(m);
-  shloc_context_destroy(ctx);
-  assert_null(st);
+static void count_fused(shloc_executable *x, void *n_fused) {
+  *(uint32_t *)n_fused = 0;
+  for (uint32_t i = 0; i < x->main->n_ops; i++) *(uint32_t *)n_fused += x->main->ops[i].kernel == &kernel_fused;
+}
+
+/* Parses, verifies, plans and runs @main of `text` (no arguments) twice, the
+ * second run reusing frames and scratch; the number of fused ops planned in
+ * @main goes to *n_fused. */
+static void run_fused(const char *text, uint32_t *n_fused) {
+  run_main_ok(text, 2, n_fused ? count_fused : NULL, n_fused);
 }
 
 #define SAME(a, b, ty) \
@@ -62,40 +42,40 @@ static void test_chain(void **state) {
   (void)state;
 #define T "tensor<70001xf32>"
   uint32_t n_fused;
-  run_ok("func.func @main() {\n"
-         "  %i = stablehlo.iota dim = 0 : " T "\n"
-         "  %k = stablehlo.constant dense<-2.5e-04> : tensor<f32>\n"
-         "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> " T "\n"
-         "  %x0 = stablehlo.multiply %i, %kb : " T "\n"
-         BAR("%x", "%x0", T)
-         "  %c15 = stablehlo.constant dense<1.5> : tensor<f32>\n"
-         "  %c25 = stablehlo.constant dense<0.25> : tensor<f32>\n"
-         "  %c1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
-         "  %b15 = stablehlo.broadcast_in_dim %c15, dims = [] : (tensor<f32>) -> " T "\n"
-         "  %b25 = stablehlo.broadcast_in_dim %c25, dims = [] : (tensor<f32>) -> " T "\n"
-         "  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> " T "\n"
-         /* fused */
-         "  %1 = stablehlo.multiply %x, %b15 : " T "\n"
-         "  %2 = stablehlo.add %1, %b25 : " T "\n"
-         "  %3 = stablehlo.tanh %2 : " T "\n"
-         "  %4 = stablehlo.negate %x : " T "\n"
-         "  %5 = stablehlo.exponential %4 : " T "\n"
-         "  %6 = stablehlo.add %b1, %5 : " T "\n"
-         "  %7 = stablehlo.divide %b1, %6 : " T "\n"
-         "  %8 = stablehlo.multiply %3, %7 : " T "\n"
-         /* one op at a time */
-         "  %u1 = stablehlo.multiply %x, %b15 : " T "\n" BAR("%v1", "%u1", T)
-         "  %u2 = stablehlo.add %v1, %b25 : " T "\n" BAR("%v2", "%u2", T)
-         "  %u3 = stablehlo.tanh %v2 : " T "\n" BAR("%v3", "%u3", T)
-         "  %u4 = stablehlo.negate %x : " T "\n" BAR("%v4", "%u4", T)
-         "  %u5 = stablehlo.exponential %v4 : " T "\n" BAR("%v5", "%u5", T)
-         "  %u6 = stablehlo.add %b1, %v5 : " T "\n" BAR("%v6", "%u6", T)
-         "  %u7 = stablehlo.divide %b1, %v6 : " T "\n" BAR("%v7", "%u7", T)
-         "  %u8 = stablehlo.multiply %v3, %v7 : " T "\n"
-         SAME("%8", "%u8", T)
-         "  return\n"
-         "}\n",
-         &n_fused);
+  run_fused("func.func @main() {\n"
+            "  %i = stablehlo.iota dim = 0 : " T "\n"
+            "  %k = stablehlo.constant dense<-2.5e-04> : tensor<f32>\n"
+            "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> " T "\n"
+            "  %x0 = stablehlo.multiply %i, %kb : " T "\n"
+            BAR("%x", "%x0", T)
+            "  %c15 = stablehlo.constant dense<1.5> : tensor<f32>\n"
+            "  %c25 = stablehlo.constant dense<0.25> : tensor<f32>\n"
+            "  %c1 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+            "  %b15 = stablehlo.broadcast_in_dim %c15, dims = [] : (tensor<f32>) -> " T "\n"
+            "  %b25 = stablehlo.broadcast_in_dim %c25, dims = [] : (tensor<f32>) -> " T "\n"
+            "  %b1 = stablehlo.broadcast_in_dim %c1, dims = [] : (tensor<f32>) -> " T "\n"
+            /* fused */
+            "  %1 = stablehlo.multiply %x, %b15 : " T "\n"
+            "  %2 = stablehlo.add %1, %b25 : " T "\n"
+            "  %3 = stablehlo.tanh %2 : " T "\n"
+            "  %4 = stablehlo.negate %x : " T "\n"
+            "  %5 = stablehlo.exponential %4 : " T "\n"
+            "  %6 = stablehlo.add %b1, %5 : " T "\n"
+            "  %7 = stablehlo.divide %b1, %6 : " T "\n"
+            "  %8 = stablehlo.multiply %3, %7 : " T "\n"
+            /* one op at a time */
+            "  %u1 = stablehlo.multiply %x, %b15 : " T "\n" BAR("%v1", "%u1", T)
+            "  %u2 = stablehlo.add %v1, %b25 : " T "\n" BAR("%v2", "%u2", T)
+            "  %u3 = stablehlo.tanh %v2 : " T "\n" BAR("%v3", "%u3", T)
+            "  %u4 = stablehlo.negate %x : " T "\n" BAR("%v4", "%u4", T)
+            "  %u5 = stablehlo.exponential %v4 : " T "\n" BAR("%v5", "%u5", T)
+            "  %u6 = stablehlo.add %b1, %v5 : " T "\n" BAR("%v6", "%u6", T)
+            "  %u7 = stablehlo.divide %b1, %v6 : " T "\n" BAR("%v7", "%u7", T)
+            "  %u8 = stablehlo.multiply %v3, %v7 : " T "\n"
+            SAME("%8", "%u8", T)
+            "  return\n"
+            "}\n",
+            &n_fused);
   /* x; the chain, which shares a pass over x with the unfused copy's first
    * multiply (sibling fusion); the copy's other seven ops */
   assert_int_equal(n_fused, 9);
@@ -148,51 +128,51 @@ static void test_chain(void **state) {
 static void test_softmax(void **state) {
   (void)state;
   uint32_t n_fused;
-  run_ok(SOFTMAX("37", "1500"), &n_fused);
+  run_fused(SOFTMAX("37", "1500"), &n_fused);
   /* x; the sums, max and softmax in one op, which also takes the unfused
    * copy's first row sum (it reads x too); the copy's other five ops */
   assert_int_equal(n_fused, 7);
-  run_ok(SOFTMAX("50", "10"), NULL);
-  run_ok(SOFTMAX("1", "3000"), NULL);
+  run_fused(SOFTMAX("50", "10"), NULL);
+  run_fused(SOFTMAX("1", "3000"), NULL);
 }
 
 /* Known values: softmax of [[1, 2, 3], [0, 0, 0]] and its row sums. */
 static void test_softmax_values(void **state) {
   (void)state;
-  run_ok("func.func @main() {\n"
-         "  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]> : tensor<2x3xf32>\n"
-         "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
-         "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-         MAX("%m", "%x", "%ninf", "[1]", "tensor<2x3xf32>", "tensor<2xf32>")
-         "  %m2 = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>\n"
-         "  %d = stablehlo.subtract %x, %m2 : tensor<2x3xf32>\n"
-         "  %e = stablehlo.exponential %d : tensor<2x3xf32>\n"
-         SUM("%es", "%e", "%z", "[1]", "tensor<2x3xf32>", "tensor<2xf32>")
-         "  %es2 = stablehlo.broadcast_in_dim %es, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>\n"
-         "  %p = stablehlo.divide %e, %es2 : tensor<2x3xf32>\n"
-         "  \"check.expect_almost_eq_const\"(%p) {value = dense<[[0.09003057, 0.24472847, 0.66524096], "
-         "[0.33333334, 0.33333334, 0.33333334]]> : tensor<2x3xf32>} : (tensor<2x3xf32>) -> ()\n"
-         "  \"check.expect_almost_eq_const\"(%m) {value = dense<[3.0, 0.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()\n"
-         "  return\n"
-         "}\n",
-         NULL);
+  run_fused("func.func @main() {\n"
+            "  %x = stablehlo.constant dense<[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]> : tensor<2x3xf32>\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+            "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+            MAX("%m", "%x", "%ninf", "[1]", "tensor<2x3xf32>", "tensor<2xf32>")
+            "  %m2 = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>\n"
+            "  %d = stablehlo.subtract %x, %m2 : tensor<2x3xf32>\n"
+            "  %e = stablehlo.exponential %d : tensor<2x3xf32>\n"
+            SUM("%es", "%e", "%z", "[1]", "tensor<2x3xf32>", "tensor<2xf32>")
+            "  %es2 = stablehlo.broadcast_in_dim %es, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>\n"
+            "  %p = stablehlo.divide %e, %es2 : tensor<2x3xf32>\n"
+            "  \"check.expect_almost_eq_const\"(%p) {value = dense<[[0.09003057, 0.24472847, 0.66524096], "
+            "[0.33333334, 0.33333334, 0.33333334]]> : tensor<2x3xf32>} : (tensor<2x3xf32>) -> ()\n"
+            "  \"check.expect_almost_eq_const\"(%m) {value = dense<[3.0, 0.0]> : tensor<2xf32>} : (tensor<2xf32>) -> ()\n"
+            "  return\n"
+            "}\n",
+            NULL);
 }
 
 /* A full reduction split between threads: the sum of 0 .. 99999 in f64 is exact. */
 static void test_full_reduction(void **state) {
   (void)state;
-  run_ok("func.func @main() {\n"
-         "  %i = stablehlo.iota dim = 0 : tensor<100000xf64>\n"
-         "  %z = stablehlo.constant dense<0.0> : tensor<f64>\n"
-         "  %s = stablehlo.reduce(%i init: %z) applies stablehlo.add across dimensions = [0] : "
-         "(tensor<100000xf64>, tensor<f64>) -> tensor<f64>\n"
-         "  \"check.expect_eq_const\"(%s) {value = dense<4999950000.0> : tensor<f64>} : (tensor<f64>) -> ()\n"
-         "  %m = stablehlo.reduce(%i init: %z) applies stablehlo.maximum across dimensions = [0] : "
-         "(tensor<100000xf64>, tensor<f64>) -> tensor<f64>\n"
-         "  \"check.expect_eq_const\"(%m) {value = dense<99999.0> : tensor<f64>} : (tensor<f64>) -> ()\n"
-         "  return\n"
-         "}\n",
-         NULL);
+  run_fused("func.func @main() {\n"
+            "  %i = stablehlo.iota dim = 0 : tensor<100000xf64>\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f64>\n"
+            "  %s = stablehlo.reduce(%i init: %z) applies stablehlo.add across dimensions = [0] : "
+            "(tensor<100000xf64>, tensor<f64>) -> tensor<f64>\n"
+            "  \"check.expect_eq_const\"(%s) {value = dense<4999950000.0> : tensor<f64>} : (tensor<f64>) -> ()\n"
+            "  %m = stablehlo.reduce(%i init: %z) applies stablehlo.maximum across dimensions = [0] : "
+            "(tensor<100000xf64>, tensor<f64>) -> tensor<f64>\n"
+            "  \"check.expect_eq_const\"(%m) {value = dense<99999.0> : tensor<f64>} : (tensor<f64>) -> ()\n"
+            "  return\n"
+            "}\n",
+            NULL);
 }
 
 /* Broadcasts along either dimension (a bias row, a per-row value), a
@@ -200,38 +180,38 @@ static void test_full_reduction(void **state) {
 static void test_broadcasts(void **state) {
   (void)state;
 #define M "tensor<300x70xf32>"
-  run_ok("func.func @main() {\n"
-         "  %i0 = stablehlo.iota dim = 0 : " M "\n"
-         "  %i1 = stablehlo.iota dim = 1 : " M "\n"
-         "  %x0 = stablehlo.subtract %i0, %i1 : " M "\n"
-         BAR("%x", "%x0", M)
-         "  %b = stablehlo.iota dim = 0 : tensor<70xf32>\n"
-         "  %v0 = stablehlo.iota dim = 0 : tensor<300xf32>\n"
-         BAR("%v", "%v0", "tensor<300xf32>")
-         "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<70xf32>) -> " M "\n"
-         "  %vb = stablehlo.broadcast_in_dim %v, dims = [0] : (tensor<300xf32>) -> " M "\n"
-         "  %1 = stablehlo.multiply %x, %bb : " M "\n"
-         "  %2 = stablehlo.subtract %1, %vb : " M "\n"
-         "  %3 = stablehlo.reshape %2 : (" M ") -> tensor<21000xf32>\n"
-         "  %4 = stablehlo.abs %3 : tensor<21000xf32>\n"
-         "  %5 = stablehlo.sqrt %4 : tensor<21000xf32>\n"
-         BAR("%w", "%vb", M) /* %vb is also materialised */
-         "  %u1 = stablehlo.multiply %x, %bb : " M "\n" BAR("%w1", "%u1", M)
-         "  %u2 = stablehlo.subtract %w1, %w : " M "\n" BAR("%w2", "%u2", M)
-         "  %u3 = stablehlo.reshape %w2 : (" M ") -> tensor<21000xf32>\n" BAR("%w3", "%u3", "tensor<21000xf32>")
-         "  %u4 = stablehlo.abs %w3 : tensor<21000xf32>\n" BAR("%w4", "%u4", "tensor<21000xf32>")
-         "  %u5 = stablehlo.sqrt %w4 : tensor<21000xf32>\n"
-         SAME("%5", "%u5", "tensor<21000xf32>")
-         /* %e is fused and returned through a barrier */
-         "  %e = stablehlo.exponential %x : " M "\n"
-         "  %f = stablehlo.multiply %e, %e : " M "\n"
-         BAR("%eb", "%e", M)
-         "  %ue = stablehlo.exponential %x : " M "\n" BAR("%ueb", "%ue", M)
-         "  %uf = stablehlo.multiply %ueb, %ueb : " M "\n"
-         SAME("%f", "%uf", M) SAME("%eb", "%ueb", M)
-         "  return\n"
-         "}\n",
-         NULL);
+  run_fused("func.func @main() {\n"
+            "  %i0 = stablehlo.iota dim = 0 : " M "\n"
+            "  %i1 = stablehlo.iota dim = 1 : " M "\n"
+            "  %x0 = stablehlo.subtract %i0, %i1 : " M "\n"
+            BAR("%x", "%x0", M)
+            "  %b = stablehlo.iota dim = 0 : tensor<70xf32>\n"
+            "  %v0 = stablehlo.iota dim = 0 : tensor<300xf32>\n"
+            BAR("%v", "%v0", "tensor<300xf32>")
+            "  %bb = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<70xf32>) -> " M "\n"
+            "  %vb = stablehlo.broadcast_in_dim %v, dims = [0] : (tensor<300xf32>) -> " M "\n"
+            "  %1 = stablehlo.multiply %x, %bb : " M "\n"
+            "  %2 = stablehlo.subtract %1, %vb : " M "\n"
+            "  %3 = stablehlo.reshape %2 : (" M ") -> tensor<21000xf32>\n"
+            "  %4 = stablehlo.abs %3 : tensor<21000xf32>\n"
+            "  %5 = stablehlo.sqrt %4 : tensor<21000xf32>\n"
+            BAR("%w", "%vb", M) /* %vb is also materialised */
+            "  %u1 = stablehlo.multiply %x, %bb : " M "\n" BAR("%w1", "%u1", M)
+            "  %u2 = stablehlo.subtract %w1, %w : " M "\n" BAR("%w2", "%u2", M)
+            "  %u3 = stablehlo.reshape %w2 : (" M ") -> tensor<21000xf32>\n" BAR("%w3", "%u3", "tensor<21000xf32>")
+            "  %u4 = stablehlo.abs %w3 : tensor<21000xf32>\n" BAR("%w4", "%u4", "tensor<21000xf32>")
+            "  %u5 = stablehlo.sqrt %w4 : tensor<21000xf32>\n"
+            SAME("%5", "%u5", "tensor<21000xf32>")
+            /* %e is fused and returned through a barrier */
+            "  %e = stablehlo.exponential %x : " M "\n"
+            "  %f = stablehlo.multiply %e, %e : " M "\n"
+            BAR("%eb", "%e", M)
+            "  %ue = stablehlo.exponential %x : " M "\n" BAR("%ueb", "%ue", M)
+            "  %uf = stablehlo.multiply %ueb, %ueb : " M "\n"
+            SAME("%f", "%uf", M) SAME("%eb", "%ueb", M)
+            "  return\n"
+            "}\n",
+            NULL);
 #undef M
 }
 
@@ -239,30 +219,30 @@ static void test_broadcasts(void **state) {
 static void test_select_clamp(void **state) {
   (void)state;
 #define V "tensor<2000xi32>"
-  run_ok("func.func @main() {\n"
-         "  %x0 = stablehlo.iota dim = 0 : " V "\n"
-         BAR("%x", "%x0", V)
-         "  %c = stablehlo.constant dense<1000> : tensor<i32>\n"
-         "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
-         "  %lo = stablehlo.constant dense<100> : tensor<i32>\n"
-         "  %hi = stablehlo.constant dense<1500> : tensor<i32>\n"
-         "  %t = stablehlo.constant dense<true> : tensor<i1>\n"
-         "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> " V "\n"
-         "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<i32>) -> " V "\n"
-         "  %p = stablehlo.compare  GT, %x, %cb,  SIGNED : (" V ", " V ") -> tensor<2000xi1>\n"
-         "  %y = stablehlo.select %p, %x, %zb : tensor<2000xi1>, " V "\n"
-         "  %w = stablehlo.clamp %lo, %y, %hi : (tensor<i32>, " V ", tensor<i32>) -> " V "\n"
-         "  %q = stablehlo.select %t, %w, %x : tensor<i1>, " V "\n"
-         "  %up = stablehlo.compare  GT, %x, %cb,  SIGNED : (" V ", " V ") -> tensor<2000xi1>\n"
-         BAR("%vp", "%up", "tensor<2000xi1>")
-         "  %uy = stablehlo.select %vp, %x, %zb : tensor<2000xi1>, " V "\n" BAR("%vy", "%uy", V)
-         "  %uw = stablehlo.clamp %lo, %vy, %hi : (tensor<i32>, " V ", tensor<i32>) -> " V "\n" BAR("%vw", "%uw", V)
-         SAME("%q", "%vw", V)
-         "  %s = stablehlo.slice %q [998:1003] : (" V ") -> tensor<5xi32>\n"
-         "  \"check.expect_eq_const\"(%s) {value = dense<[100, 100, 100, 1001, 1002]> : tensor<5xi32>} : (tensor<5xi32>) -> ()\n"
-         "  return\n"
-         "}\n",
-         NULL);
+  run_fused("func.func @main() {\n"
+            "  %x0 = stablehlo.iota dim = 0 : " V "\n"
+            BAR("%x", "%x0", V)
+            "  %c = stablehlo.constant dense<1000> : tensor<i32>\n"
+            "  %z = stablehlo.constant dense<0> : tensor<i32>\n"
+            "  %lo = stablehlo.constant dense<100> : tensor<i32>\n"
+            "  %hi = stablehlo.constant dense<1500> : tensor<i32>\n"
+            "  %t = stablehlo.constant dense<true> : tensor<i1>\n"
+            "  %cb = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<i32>) -> " V "\n"
+            "  %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<i32>) -> " V "\n"
+            "  %p = stablehlo.compare  GT, %x, %cb,  SIGNED : (" V ", " V ") -> tensor<2000xi1>\n"
+            "  %y = stablehlo.select %p, %x, %zb : tensor<2000xi1>, " V "\n"
+            "  %w = stablehlo.clamp %lo, %y, %hi : (tensor<i32>, " V ", tensor<i32>) -> " V "\n"
+            "  %q = stablehlo.select %t, %w, %x : tensor<i1>, " V "\n"
+            "  %up = stablehlo.compare  GT, %x, %cb,  SIGNED : (" V ", " V ") -> tensor<2000xi1>\n"
+            BAR("%vp", "%up", "tensor<2000xi1>")
+            "  %uy = stablehlo.select %vp, %x, %zb : tensor<2000xi1>, " V "\n" BAR("%vy", "%uy", V)
+            "  %uw = stablehlo.clamp %lo, %vy, %hi : (tensor<i32>, " V ", tensor<i32>) -> " V "\n" BAR("%vw", "%uw", V)
+            SAME("%q", "%vw", V)
+            "  %s = stablehlo.slice %q [998:1003] : (" V ") -> tensor<5xi32>\n"
+            "  \"check.expect_eq_const\"(%s) {value = dense<[100, 100, 100, 1001, 1002]> : tensor<5xi32>} : (tensor<5xi32>) -> ()\n"
+            "  return\n"
+            "}\n",
+            NULL);
 #undef V
 }
 
@@ -281,26 +261,78 @@ static void test_loop_body(void **state) {
   "    %it1 = stablehlo.add %it, %one : tensor<i32>\n" BODY                                           \
   "    stablehlo.return %it1, %r : tensor<i32>, " V "\n"                                              \
   "  }\n"
-  run_ok("func.func @main() {\n"
-         "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
-         "  %x0 = stablehlo.iota dim = 0 : " V "\n"
-         "  %k = stablehlo.constant dense<0.01> : tensor<f32>\n"
-         "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> " V "\n"
-         "  %x = stablehlo.multiply %x0, %kb : " V "\n"
-         LOOP("a", "    %a1 = stablehlo.multiply %s, %kb : " V "\n"
-                   "    %a2 = stablehlo.sine %s : " V "\n"
-                   "    %r = stablehlo.add %a1, %a2 : " V "\n")
-         LOOP("b", "    %b1 = stablehlo.multiply %s, %kb : " V "\n"
-                   "    %c1 = stablehlo.optimization_barrier %b1 : " V "\n"
-                   "    %b2 = stablehlo.sine %s : " V "\n"
-                   "    %c2 = stablehlo.optimization_barrier %b2 : " V "\n"
-                   "    %r = stablehlo.add %c1, %c2 : " V "\n")
-         SAME("%a#1", "%b#1", V)
-         "  return\n"
-         "}\n",
-         NULL);
+  run_fused("func.func @main() {\n"
+            "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+            "  %x0 = stablehlo.iota dim = 0 : " V "\n"
+            "  %k = stablehlo.constant dense<0.01> : tensor<f32>\n"
+            "  %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> " V "\n"
+            "  %x = stablehlo.multiply %x0, %kb : " V "\n"
+            LOOP("a", "    %a1 = stablehlo.multiply %s, %kb : " V "\n"
+                      "    %a2 = stablehlo.sine %s : " V "\n"
+                      "    %r = stablehlo.add %a1, %a2 : " V "\n")
+            LOOP("b", "    %b1 = stablehlo.multiply %s, %kb : " V "\n"
+                      "    %c1 = stablehlo.optimization_barrier %b1 : " V "\n"
+                      "    %b2 = stablehlo.sine %s : " V "\n"
+                      "    %c2 = stablehlo.optimization_barrier %b2 : " V "\n"
+                      "    %r = stablehlo.add %c1, %c2 : " V "\n")
+            SAME("%a#1", "%b#1", V)
+            "  return\n"
+            "}\n",
+            NULL);
 #undef LOOP
 #undef V
+}
+
+/* exp over many chunks where every 16-lane vector mixes ordinary lanes with
+ * lanes beyond |x| <= 87 (results that overflow or are subnormal, and a
+ * NaN): fused and unfused agree, the ordinary lanes get the values they get
+ * among ordinary lanes only, and the largest result is +inf. */
+static void test_exp_range(void **state) {
+  (void)state;
+#define T "tensor<70001xf32>"
+#define B "tensor<70001xi1>"
+  uint32_t n_fused;
+  run_fused("func.func @main() {\n"
+            "  %i = stablehlo.iota dim = 0 : " T "\n"
+            "  %c61 = stablehlo.constant dense<61.0> : " T "\n"
+            "  %c3 = stablehlo.constant dense<3.0> : " T "\n"
+            "  %c90 = stablehlo.constant dense<-90.0> : " T "\n"
+            "  %c87 = stablehlo.constant dense<87.0> : " T "\n"
+            "  %z = stablehlo.constant dense<0.0> : " T "\n"
+            "  %r = stablehlo.remainder %i, %c61 : " T "\n"
+            "  %s = stablehlo.multiply %r, %c3 : " T "\n"
+            "  %x1 = stablehlo.add %s, %c90 : " T "\n"
+            /* x = 3 (i mod 61) - 90, and NaN at i = 1000 */
+            "  %k = stablehlo.constant dense<1000.0> : " T "\n"
+            "  %at = stablehlo.compare EQ, %i, %k : (" T ", " T ") -> " B "\n"
+            "  %nan0 = stablehlo.divide %z, %z : " T "\n"
+            "  %x0 = stablehlo.select %at, %nan0, %x1 : " B ", " T "\n"
+            BAR("%x", "%x0", T)
+            "  %ax = stablehlo.abs %x : " T "\n"
+            "  %ok0 = stablehlo.compare LE, %ax, %c87 : (" T ", " T ") -> " B "\n"
+            BAR("%ok", "%ok0", B)
+            "  %y0 = stablehlo.select %ok, %x, %z : " B ", " T "\n"
+            BAR("%y", "%y0", T)
+            /* fused */
+            "  %e = stablehlo.exponential %x : " T "\n"
+            "  %e1 = stablehlo.select %ok, %e, %z : " B ", " T "\n"
+            "  %f = stablehlo.exponential %y : " T "\n"
+            "  %f1 = stablehlo.select %ok, %f, %z : " B ", " T "\n"
+            /* unfused */
+            "  %u = stablehlo.exponential %x : " T "\n"
+            BAR("%v", "%u", T)
+            SAME("%e", "%v", T)
+            SAME("%e1", "%f1", T)
+            "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+            "  %g = stablehlo.select %at, %z, %v : " B ", " T "\n"
+            MAX("%m", "%g", "%ninf", "[0]", T, "tensor<f32>")
+            "  \"check.expect_eq_const\"(%m) {value = dense<0x7F800000> : tensor<f32>} : (tensor<f32>) -> ()\n"
+            "  return\n"
+            "}\n",
+            &n_fused);
+  assert_true(n_fused >= 1);
+#undef B
+#undef T
 }
 
 int main(void) {
@@ -308,7 +340,7 @@ int main(void) {
       cmocka_unit_test(test_chain),          cmocka_unit_test(test_softmax),
       cmocka_unit_test(test_softmax_values), cmocka_unit_test(test_full_reduction),
       cmocka_unit_test(test_broadcasts),     cmocka_unit_test(test_select_clamp),
-      cmocka_unit_test(test_loop_body),
+      cmocka_unit_test(test_loop_body),      cmocka_unit_test(test_exp_range),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,51 +13,14 @@
 #include <cmocka.h>
 
 #include "exec/exec.h"
+#include "group_ctx.h"
+#include "harness.h"
 #include "shloc/shloc.h"
-
-static shloc_context *ctx;
-
-static int group_setup(void **state) {
-  (void)state;
-  ctx = shloc_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  shloc_context_destroy(ctx);
-  return 0;
-}
-
-/* Parses, verifies, plans and runs @main; returns the status (NULL = pass). */
-static shloc_status run_module(const char *text) {
-  shloc_module *m = NULL;
-  shloc_status st = shloc_module_parse(ctx, "t.mlir", text, strlen(text), 1, &m);
-  if (!st) st = shloc_module_verify(m);
-  shloc_executable *x = NULL;
-  const shl_op *f = NULL;
-  if (!st) {
-    f = module_find_func(m, str_of("main"));
-    if (!f) st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "no @main");
-  }
-  if (!st) st = executable_create(m, f, NULL, &x);
-  if (!st) {
-    const shl_type *ft = func_type(f);
-    shl_buf *res = calloc(ft->n_out + 1, sizeof *res);
-    st = executable_run(x, NULL, res);
-    if (!st)
-      for (uint32_t i = 0; i < ft->n_out; i++) free(res[i].data);
-    free(res);
-  }
-  executable_destroy(x);
-  shloc_module_destroy(m);
-  return st;
-}
 
 static void expect_pass(const char *body) {
   char text[8192];
   snprintf(text, sizeof text, "func.func @main() {\n%s\n  return\n}\n", body);
-  shloc_status st = run_module(text);
+  shloc_status st = run_main(ctx, text, 1, NULL, NULL);
   if (st) {
     fprintf(stderr, "unexpected failure: %s\n%s\n", shloc_status_message(st), text);
     shloc_status_free(st);
@@ -68,7 +31,7 @@ static void expect_pass(const char *body) {
 static void expect_code(const char *body, shloc_code code) {
   char text[8192];
   snprintf(text, sizeof text, "func.func @main() {\n%s\n  return\n}\n", body);
-  shloc_status st = run_module(text);
+  shloc_status st = run_main(ctx, text, 1, NULL, NULL);
   assert_non_null(st);
   assert_int_equal(shloc_status_code(st), code);
   shloc_status_free(st);

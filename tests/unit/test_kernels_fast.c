@@ -15,31 +15,7 @@
 #include <cmocka.h>
 
 #include "exec/exec.h"
-
-/* Parses, verifies and runs @main of `text`; fails the test with the message on error. */
-static void run_ok(const char *text) {
-  shloc_context *ctx = shloc_context_create();
-  shloc_module *m = NULL;
-  shloc_status st = shloc_module_parse(ctx, "test.mlir", text, strlen(text), 1, &m);
-  if (!st) st = shloc_module_verify(m);
-  shloc_executable *x = NULL;
-  if (!st) {
-    const shl_op *f = module_find_func(m, str_of("main"));
-    assert_non_null(f);
-    st = executable_create(m, f, NULL, &x);
-  }
-  if (!st) st = executable_run(x, NULL, NULL);
-  if (st) {
-    char *msg = shloc_status_render(st, text, strlen(text));
-    fprintf(stderr, "%s\n", msg ? msg : shloc_status_message(st));
-    free(msg);
-    shloc_status_free(st);
-  }
-  executable_destroy(x);
-  shloc_module_destroy(m);
-  shloc_context_destroy(ctx);
-  assert_null(st);
-}
+#include "harness.h"
 
 /* %NAME_i (i32) and %NAME (f32) of shape SHAPE (N elements): small integers
  * (i * MUL) % 11 - 5 in row-major order. */

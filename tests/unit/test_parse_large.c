@@ -12,22 +12,9 @@
 
 #include <cmocka.h>
 
+#include "group_ctx.h"
 #include "ir/ir.h"
 #include "shloc/shloc.h"
-
-static shloc_context *ctx;
-
-static int group_setup(void **state) {
-  (void)state;
-  ctx = shloc_context_create();
-  return ctx ? 0 : -1;
-}
-
-static int group_teardown(void **state) {
-  (void)state;
-  shloc_context_destroy(ctx);
-  return 0;
-}
 
 /* ---- helpers ---------------------------------------------------------- */
 

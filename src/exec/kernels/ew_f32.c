@@ -165,15 +165,27 @@ EW_INLINE vd8 vsincos(vd8 d, double shift) {
     }                                                 \
   } while (0)
 
-typedef enum { T_EXP_NORMAL, T_EXP, T_LOGISTIC, T_TANH } transc_fn;
+typedef enum { T_EXP, T_LOGISTIC, T_TANH } transc_fn;
 
 EW_CLONES static void transc_loop(transc_fn fn, const float *a, float *r, int64_t n) {
   switch (fn) {
-    case T_EXP_NORMAL: VLOOP16(vexp_normal); break;
     case T_EXP: VLOOP16(vexp); break;
     case T_LOGISTIC: VLOOP16(vlogistic); break;
     default: VLOOP16(vtanh); break;
   }
+}
+
+/* r = vexp_normal(a); returns whether some |a[i]| > 87 (or is NaN: bits
+ * above those of 87.0f, 0x42ae0000), noted on the way rather than in a
+ * second pass over a. */
+#define EXP_NOTING(x) (beyond |= ((vi32)(x) & 0x7fffffff) > 0x42ae0000, vexp_normal(x))
+
+EW_CLONES static bool exp_normal_loop(const float *a, float *r, int64_t n) {
+  vi32 beyond = {0};
+  VLOOP16(EXP_NOTING);
+  int any = 0;
+  for (int i = 0; i < 16; i++) any |= beyond[i];
+  return any != 0;
 }
 
 /* sine/cosine 8 at a time in double. */
@@ -228,8 +240,7 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n) {
       simple_loop(id, a, r, n);
       return true;
     case OP_EXPONENTIAL:
-      transc_loop(T_EXP_NORMAL, a, r, n);
-      if (beyond_f32(a, 87.0f, n))
+      if (exp_normal_loop(a, r, n))
         for (int64_t i = 0; i < n; i += 16) {
           int64_t m = n - i < 16 ? n - i : 16;
           if (beyond_f32(a + i, 87.0f, m)) transc_loop(T_EXP, a + i, r + i, m);
