@@ -113,9 +113,10 @@ SHLOC_API shloc_status shloc_executable_result_type(const shloc_executable *x, s
  * dims); results receive malloc'd data the caller releases with free(). */
 SHLOC_API shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args,
                                             shloc_tensor *results, size_t n_results);
-/* The same into memory the caller provides: results[i].data must hold at
- * least the result's bytes (shloc_executable_result_type's nbytes); dtype,
- * rank, dims and nbytes are filled in.  The buffers can be reused from run to
+/* The same into memory the caller provides: results[i].data points to
+ * results[i].nbytes bytes, at least the result's size
+ * (shloc_executable_result_type's nbytes; a smaller buffer is an error, not
+ * an overflow); dtype, rank, dims and nbytes are filled in.  The buffers can be reused from run to
  * run, which spares the page faults of fresh memory, and results are computed
  * straight into them.  They must not overlap each other; one that overlaps an
  * argument is still correct (that result is computed aside, then copied). */

@@ -113,8 +113,9 @@ static shloc_status run(shloc_executable *x, const shloc_tensor *args, size_t n_
   for (uint32_t i = 0; !st && into && i < ft->n_out; i++) {
     shloc_tensor want;
     describe(ft->out[i], &want);
-    if (want.nbytes && !results[i].data)
-      st = op_error(f, SHLOC_ERR_INVALID_ARG, "result #%u has no buffer (run_into needs %zu bytes)", i, want.nbytes);
+    if (want.nbytes && (!results[i].data || results[i].nbytes < want.nbytes))
+      st = op_error(f, SHLOC_ERR_INVALID_ARG, "result #%u needs a buffer of %zu bytes, got %s of %zu bytes", i,
+                    want.nbytes, results[i].data ? "one" : "none", results[i].data ? results[i].nbytes : (size_t)0);
     outs[i] = results[i].data;
   }
   shl_buf *res = bufs + ft->n_in;

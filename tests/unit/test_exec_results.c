@@ -199,7 +199,7 @@ static void test_sort_twice(void **state) {
   unload(&f);
 }
 
-/* A missing result buffer is an error, not a crash. */
+/* A missing or too small result buffer is an error, not a crash. */
 static void test_missing_buffer(void **state) {
   (void)state;
   fixture f;
@@ -208,6 +208,14 @@ static void test_missing_buffer(void **state) {
   shloc_tensor arg = f32x4(in), res = f32x4(NULL);
   shloc_status st = shloc_executable_run_into(f.x, &arg, 1, &res, 1);
   assert_non_null(st);
+  shloc_status_free(st);
+  /* So is one too small for the result. */
+  float small[4];
+  res = f32x4(small);
+  res.nbytes = 3 * sizeof(float);
+  st = shloc_executable_run_into(f.x, &arg, 1, &res, 1);
+  assert_non_null(st);
+  assert_non_null(strstr(shloc_status_message(st), "needs a buffer of 16 bytes, got one of 12 bytes"));
   shloc_status_free(st);
   unload(&f);
 }
