@@ -590,36 +590,30 @@ shl_status p_block_ops(shl_parser *p, shl_block *b) {
 static shl_status block_header(shl_parser *p, shl_block **out) {
   shl_token label = *p_tok(p);
   p_next(p);
-  shl_token names[64];
-  const shl_type *types[64];
-  shl_str locs[64];
-  uint32_t n = 0;
-  shl_token *nv = names;
-  const shl_type **tv = types;
-  shl_str *lv = locs;
-  uint32_t cap = 64;
+  typedef struct {
+    shl_token name;
+    const shl_type *type;
+    shl_str loc;
+  } arg_decl;
+  arg_decl local[64], *args = local; /* the arena only for long argument lists */
+  uint32_t n = 0, cap = 64;
   if (p_punct(p, '(')) {
     if (!p_punct(p, ')')) {
       for (;;) {
         if (n == cap) {
-          shl_token *nn = ARENA_ARRAY(p->a, shl_token, cap * 2);
-          const shl_type **nt = ARENA_ARRAY(p->a, const shl_type *, cap * 2);
-          shl_str *nl = ARENA_ARRAY(p->a, shl_str, cap * 2);
-          if (!nn || !nt || !nl) return OOM();
-          memcpy(nn, nv, n * sizeof *nn);
-          memcpy(nt, tv, n * sizeof *nt);
-          memcpy(nl, lv, n * sizeof *nl);
-          nv = nn;
-          tv = nt;
-          lv = nl;
+          arg_decl *grown = ARENA_ARRAY(p->a, arg_decl, cap * 2);
+          if (!grown) return OOM();
+          memcpy(grown, args, n * sizeof *grown);
+          args = grown;
           cap *= 2;
         }
-        nv[n] = *p_tok(p);
-        if (nv[n].kind != TK_PERCENT_ID) return parse_error(p, "expected block argument name");
+        arg_decl *d = &args[n];
+        d->name = *p_tok(p);
+        if (d->name.kind != TK_PERCENT_ID) return parse_error(p, "expected block argument name");
         p_next(p);
         ST_TRY(p_expect(p, ':'));
-        ST_TRY(p_type(p, &tv[n]));
-        ST_TRY(p_loc(p, &lv[n]));
+        ST_TRY(p_type(p, &d->type));
+        ST_TRY(p_loc(p, &d->loc));
         n++;
         if (!p_punct(p, ',')) break;
       }
@@ -627,13 +621,14 @@ static shl_status block_header(shl_parser *p, shl_block **out) {
     }
   }
   ST_TRY(p_expect(p, ':'));
-  shl_block *b = block_create(p->a, n, tv);
+  shl_block *b = block_create(p->a, n, NULL);
   if (!b) return OOM();
   b->label = label.text;
   for (uint32_t i = 0; i < n; i++) {
-    b->args[i].pos = (shl_srcpos){p->lx.file, nv[i].line, nv[i].col};
-    if (!block_set_arg_loc(p->a, b, i, lv[i])) return OOM();
-    ST_TRY(p_define(p, &nv[i], &b->args[i]));
+    b->args[i].type = args[i].type;
+    b->args[i].pos = (shl_srcpos){p->lx.file, args[i].name.line, args[i].name.col};
+    if (!block_set_arg_loc(p->a, b, i, args[i].loc)) return OOM();
+    ST_TRY(p_define(p, &args[i].name, &b->args[i]));
   }
   *out = b;
   return NULL;

@@ -594,6 +594,14 @@ static void test_locations(void **state) {
   p = reprint(region, SHLOC_PRINT_DEBUGINFO);
   if (!strstr(p, "^bb0(%arg0: tensor<f32> loc(\"p\"), %arg1: tensor<f32>):\n")) fail_msg("block argument locations:\n%s", p);
   free(p);
+  /* More arguments than the parser's stack buffer holds. */
+  char many[6000];
+  size_t len = (size_t)snprintf(many, sizeof many, "\"t.op\"() ({\n^bb0(");
+  for (int i = 0; i < 99; i++) len += (size_t)snprintf(many + len, sizeof many - len, "%%a%d: tensor<f32> loc(\"q\"), ", i);
+  snprintf(many + len, sizeof many - len, "%%z: tensor<f32> loc(\"last\")):\n  \"t.end\"() : () -> ()\n}) : () -> ()\n");
+  p = reprint(many, SHLOC_PRINT_DEBUGINFO);
+  if (!strstr(p, "%arg98: tensor<f32> loc(\"q\"), %arg99: tensor<f32> loc(\"last\")):")) fail_msg("100 block arguments:\n%s", p);
+  free(p);
   expect_error("\"t.op\"() : () -> () loc(\"x\"", SHLOC_ERR_PARSE, "unbalanced '('", 1, 28);
   expect_error("\"t.op\"() : () -> () loc(\"x\"]", SHLOC_ERR_PARSE, "mismatched ']'", 1, 28);
 }
