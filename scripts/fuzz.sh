@@ -21,7 +21,7 @@ cmake -S . -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DCMAKE_BUILD_TYPE=RelWithDebInf
 cmake --build "$BUILD" -j "$(nproc)" --target shloc
 PAR=""
 [ "$JOBS" -gt 1 ] && PAR="-fork=$JOBS"
-LIBS="-fopenmp -llapacke -lopenblas -lm -ldl -lpthread"
+LIBS="-fopenmp -lm -ldl -lpthread"
 mkdir -p "$BUILD/crashes"
 rc=0
 for src in fuzz/fuzz_*.c; do

@@ -82,7 +82,9 @@ SHLOC_API shloc_status shloc_module_parse(shloc_context *ctx, const char *filena
  * it saves a copy of the input (`text` need not be NUL-terminated). */
 SHLOC_API shloc_status shloc_module_parse_borrowed(shloc_context *ctx, const char *filename, const char *text,
                                                    size_t len, int first_line, shloc_module **out_module);
-/* Structural checks (dominance, regions, symbols) and per-op type rules. */
+/* Structural checks (dominance, regions, symbols) and per-op type rules.
+ * Uses scratch space in the module: do not verify (or print without
+ * SHLOC_PRINT_ASSUME_VERIFIED) one module on two threads at once. */
 SHLOC_API shloc_status shloc_module_verify(shloc_module *m);
 
 enum {

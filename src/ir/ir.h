@@ -18,7 +18,7 @@ typedef struct shl_value {
   shl_op *def;      /* defining op, or NULL for a block argument */
   shl_block *block; /* owning block for block arguments */
   uint32_t index;   /* result index or argument index */
-  uint32_t id;      /* scratch number for layers above (planner slots, printer names) */
+  uint32_t id;      /* scratch of the pass at work (the verifier marks visible values with it) */
   shl_srcpos pos;   /* where a block argument was declared */
 } shl_value;
 

@@ -3,7 +3,8 @@
  * rule from the op table. */
 #include "verify.h"
 
-#include "support/ptrset.h"
+#include <stdatomic.h>
+#include <stdlib.h>
 
 static const verify_fn verify_table[OP_COUNT] = {
 #define OP(id, name, traits, syn, ver, ker) [OP_##id] = verify_##ver,
@@ -11,54 +12,87 @@ static const verify_fn verify_table[OP_COUNT] = {
 #undef OP
 };
 
-static shl_status verify_region(const verify_ctx *vc, shl_ptrset *vs, const shl_region *r);
+/* The values visible at the op being checked carry the current scope's
+ * token in their scratch field (shl_value.id): set when the value is
+ * defined, cleared when its region ends, so a use checks one field of a
+ * value it reads anyway.  Each region isolated from above gets a fresh
+ * token, which hides everything outside it.  `defined` lists the marked
+ * values in definition order, for clearing. */
+typedef struct {
+  const verify_ctx *vc;
+  uint32_t token;
+  shl_value **defined;
+  size_t len, cap;
+} scope;
 
-static shl_status verify_op(const verify_ctx *vc, shl_ptrset *vs, const shl_op *op) {
+/* Tokens are unique in the process, so values of another module (which a
+ * built module may wrongly reference) never look visible. */
+static atomic_uint next_token = 1;
+
+static uint32_t fresh_token(void) {
+  uint32_t t;
+  do t = atomic_fetch_add(&next_token, 1);
+  while (t == 0);
+  return t;
+}
+
+static shl_status define(scope *sc, shl_value *v) {
+  if (sc->len == sc->cap) {
+    size_t ncap = sc->cap ? sc->cap * 2 : 1024;
+    shl_value **nd = realloc(sc->defined, ncap * sizeof *nd);
+    if (!nd) return st_oom();
+    sc->defined = nd;
+    sc->cap = ncap;
+  }
+  v->id = sc->token;
+  sc->defined[sc->len++] = v;
+  return NULL;
+}
+
+/* Hides the values defined since `mark`. */
+static void forget(scope *sc, size_t mark) {
+  while (sc->len > mark) sc->defined[--sc->len]->id = 0;
+}
+
+static shl_status verify_region(scope *sc, const shl_region *r);
+
+static shl_status verify_op(scope *sc, const shl_op *op) {
   for (uint32_t i = 0; i < op->n_operands; i++) {
     if (!op->operands[i]) return op_error(op, SHLOC_ERR_VERIFY, "operand #%u is null", i);
-    if (!ptrset_has(vs, op->operands[i]))
+    if (op->operands[i]->id != sc->token)
       return op_error(op, SHLOC_ERR_VERIFY, "operand #%u does not dominate this use (defined later, in another region, or not visible)", i);
   }
   if ((op->def->traits & T_TERM) && op->next)
     return op_error(op, SHLOC_ERR_VERIFY, "must be the last operation of its block");
-  size_t mark = ptrset_mark(vs);
-  bool isolated = op->def->traits & T_ISO;
-  if (isolated) {
-    /* Nothing from outside is visible inside. */
-    shl_ptrset inner = {0};
-    shl_status st = NULL;
-    for (uint32_t r = 0; r < op->n_regions && !st; r++) st = verify_region(vc, &inner, &op->regions[r]);
-    bool oom = inner.oom;
-    ptrset_free(&inner);
-    if (st) return st;
-    if (oom) return st_oom();
-  } else {
-    for (uint32_t r = 0; r < op->n_regions; r++) {
-      ST_TRY(verify_region(vc, vs, &op->regions[r]));
-      ptrset_rewind(vs, mark);
-    }
-  }
-  ST_TRY(verify_table[op_id(op)](vc, op));
-  for (uint32_t i = 0; i < op->n_results; i++) ptrset_add(vs, &op->results[i]);
-  return vs->oom ? st_oom() : NULL;
+  uint32_t outer = sc->token;
+  if (op->def->traits & T_ISO) sc->token = fresh_token();
+  shl_status st = NULL;
+  for (uint32_t r = 0; r < op->n_regions && !st; r++) st = verify_region(sc, &op->regions[r]);
+  sc->token = outer;
+  ST_TRY(st);
+  ST_TRY(verify_table[op_id(op)](sc->vc, op));
+  for (uint32_t i = 0; i < op->n_results; i++) ST_TRY(define(sc, &op->results[i]));
+  return NULL;
 }
 
-static shl_status verify_region(const verify_ctx *vc, shl_ptrset *vs, const shl_region *r) {
-  size_t mark = ptrset_mark(vs);
-  for (uint32_t b = 0; b < r->n_blocks; b++) {
-    const shl_block *blk = r->blocks[b];
-    for (uint32_t i = 0; i < blk->n_args; i++) ptrset_add(vs, &blk->args[i]);
-    for (const shl_op *op = blk->first; op; op = op->next) ST_TRY(verify_op(vc, vs, op));
+static shl_status verify_region(scope *sc, const shl_region *r) {
+  size_t mark = sc->len;
+  shl_status st = NULL;
+  for (uint32_t b = 0; b < r->n_blocks && !st; b++) {
+    shl_block *blk = r->blocks[b];
+    for (uint32_t i = 0; i < blk->n_args && !st; i++) st = define(sc, &blk->args[i]);
+    for (const shl_op *op = blk->first; op && !st; op = op->next) st = verify_op(sc, op);
   }
-  ptrset_rewind(vs, mark);
-  return NULL;
+  forget(sc, mark);
+  return st;
 }
 
 shl_status shloc_module_verify(shloc_module *m) {
   verify_ctx vc = {m};
-  shl_ptrset vs = {0};
-  shl_status st = verify_op(&vc, &vs, m->top);
-  ptrset_free(&vs);
+  scope sc = {&vc, fresh_token(), NULL, 0, 0};
+  shl_status st = verify_op(&sc, m->top);
+  forget(&sc, 0);
+  free(sc.defined);
   return st;
 }
 

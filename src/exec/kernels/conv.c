@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "gemm.h"
+#include "mathlib.h"
 #include "kutil.h"
 #include "strided.h"
 
@@ -177,6 +178,7 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     matrix_setup(p, ot);
     if (p->P > INT32_MAX || p->Kd > INT32_MAX || p->Cq > INT32_MAX || p->out_pitch > INT32_MAX)
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "is too large");
+    ST_TRY(mathlib_require(op));
   }
   *params = p;
   return NULL;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "gemm.h"
+#include "mathlib.h"
 #include "kutil.h"
 #include "strided.h"
 
@@ -149,6 +150,7 @@ static shl_status dot_setup(plan_ctx *pc, const shl_op *op, const int64_t *lb, s
     if (!used_r[d]) rfree[nrf++] = d, p->N *= rt->dims[d];
   if (p->M > INT_MAX || p->N > INT_MAX || p->K > INT_MAX) return op_error(op, SHLOC_ERR_UNSUPPORTED, "matrix too large");
   p->blas = p->ck != CK_INT && p->M * p->N * p->K > NAIVE_MAX_WORK;
+  if (p->blas) ST_TRY(mathlib_require(op));
   size_t esz = ku_ck_bytes(p->ck);
   side_setup(lt, lb, p->nb, lfree, nlf, lc, nlc, p->M, p->K, p->blas, esz, &p->lhs);
   side_setup(rt, rb, p->nb, rc, nrc, rfree, nrf, p->K, p->N, p->blas, esz, &p->rhs);

@@ -1,8 +1,9 @@
 /* Row-major ?gemm calls: see gemm.h. */
 #include "gemm.h"
 
-#include <cblas.h>
 #include <omp.h>
+
+#include "mathlib.h"
 
 /* Below this many flops a product runs on one thread.  Splits are multiples
  * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles), at least
@@ -10,29 +11,31 @@
 enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 512, PIECES_PER_THREAD = 4 };
 
 int gemm_serial_begin(void) {
-  int n = openblas_get_num_threads();
-  if (n != 1) openblas_set_num_threads(1);
+  const mathlib *ml = mathlib_get();
+  int n = ml->get_threads ? ml->get_threads() : 1;
+  if (n != 1) ml->set_threads(1);
   return n;
 }
 
 void gemm_serial_end(int saved) {
-  if (saved != 1) openblas_set_num_threads(saved);
+  if (saved != 1) mathlib_get()->set_threads(saved);
 }
 
 void gemm_one(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C) {
   enum CBLAS_TRANSPOSE fa = g->ta ? CblasTrans : CblasNoTrans, fb = g->tb ? CblasTrans : CblasNoTrans;
   int M = (int)g->M, N = (int)g->N, K = (int)g->K, lda = (int)g->lda, ldb = (int)g->ldb, ldc = (int)g->ldc;
+  const mathlib *ml = mathlib_get();
   switch (ck) {
-    case CK_F32: cblas_sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc); break;
-    case CK_F64: cblas_dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, A, lda, B, ldb, 0.0, C, ldc); break;
+    case CK_F32: ml->sgemm(CblasRowMajor, fa, fb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc); break;
+    case CK_F64: ml->dgemm(CblasRowMajor, fa, fb, M, N, K, 1.0, A, lda, B, ldb, 0.0, C, ldc); break;
     case CK_C64: {
       const float one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_cgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
+      ml->cgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
       break;
     }
     case CK_C128: {
       const double one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_zgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
+      ml->zgemm(CblasRowMajor, fa, fb, M, N, K, one, A, lda, B, ldb, zero, C, ldc);
       break;
     }
     default: break;

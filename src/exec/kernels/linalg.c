@@ -4,18 +4,18 @@
  * in f64.  cholesky zeroes the unused triangle (the spec leaves it
  * implementation-defined) and fills a matrix that is not positive definite
  * with NaN, as XLA does. */
-#include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "kconvert.h"
 #include "kutil.h"
+#include "mathlib.h"
 
+/* Both ops run on float and complex types, through LAPACKE/BLAS. */
 static shl_status linalg_check_type(const shl_op *op, shl_dtype t) {
   if (!dtype_is_float(t) && !dtype_is_complex(t))
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "on %s is not supported", dtype_name(t));
-  return NULL;
+  return mathlib_require(op);
 }
 
 /* Real types solve in double and round once: XLA's blocked algorithms and
@@ -58,12 +58,13 @@ static shl_status chol_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   if (!a) return st_oom();
   if (direct) memcpy(a, x->data, x->nbytes);
   else ku_to_ck(ck, x->dtype, x->data, a, x->n);
+  const mathlib *ml = mathlib_get();
   for (int64_t b = 0; b < batches; b++) {
     switch (ck) {
-      case CK_F32: CHOL_BODY(float, LAPACKE_spotrf, NAN); break;
-      case CK_F64: CHOL_BODY(double, LAPACKE_dpotrf, NAN); break;
-      case CK_C64: CHOL_BODY(lapack_complex_float, LAPACKE_cpotrf, CMPLXF(NAN, NAN)); break;
-      default: CHOL_BODY(lapack_complex_double, LAPACKE_zpotrf, CMPLX(NAN, NAN)); break;
+      case CK_F32: CHOL_BODY(float, ml->spotrf, NAN); break;
+      case CK_F64: CHOL_BODY(double, ml->dpotrf, NAN); break;
+      case CK_C64: CHOL_BODY(lapack_complex_float, ml->cpotrf, CMPLXF(NAN, NAN)); break;
+      default: CHOL_BODY(lapack_complex_double, ml->zpotrf, CMPLX(NAN, NAN)); break;
     }
   }
   if (!direct) {
@@ -205,19 +206,20 @@ static shl_status trsm_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   CBLAS_TRANSPOSE tr = (CBLAS_TRANSPOSE)p->trans;
   int m = (int)p->m, n = (int)p->n, ka = (int)p->ka;
   int lda = ka > 1 ? ka : 1, ldb = n > 1 ? n : 1;
+  const mathlib *ml = mathlib_get();
   for (int64_t b = 0; b < p->batches; b++) {
     uint8_t *a = (uint8_t *)A + (size_t)(b * p->ka * p->ka) * es, *x = (uint8_t *)B + (size_t)(b * p->m * p->n) * es;
     switch (ck) {
-      case CK_F32: cblas_strsm(CblasRowMajor, side, uplo, tr, diag, m, n, 1.0f, (float *)a, lda, (float *)x, ldb); break;
-      case CK_F64: cblas_dtrsm(CblasRowMajor, side, uplo, tr, diag, m, n, 1.0, (double *)a, lda, (double *)x, ldb); break;
+      case CK_F32: ml->strsm(CblasRowMajor, side, uplo, tr, diag, m, n, 1.0f, (float *)a, lda, (float *)x, ldb); break;
+      case CK_F64: ml->dtrsm(CblasRowMajor, side, uplo, tr, diag, m, n, 1.0, (double *)a, lda, (double *)x, ldb); break;
       case CK_C64: {
         const float one[2] = {1, 0};
-        cblas_ctrsm(CblasRowMajor, side, uplo, tr, diag, m, n, one, a, lda, x, ldb);
+        ml->ctrsm(CblasRowMajor, side, uplo, tr, diag, m, n, one, a, lda, x, ldb);
         break;
       }
       default: {
         const double one[2] = {1, 0};
-        cblas_ztrsm(CblasRowMajor, side, uplo, tr, diag, m, n, one, a, lda, x, ldb);
+        ml->ztrsm(CblasRowMajor, side, uplo, tr, diag, m, n, one, a, lda, x, ldb);
         break;
       }
     }
