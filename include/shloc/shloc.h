@@ -83,8 +83,8 @@ SHLOC_API shloc_status shloc_module_parse(shloc_context *ctx, const char *filena
 SHLOC_API shloc_status shloc_module_parse_borrowed(shloc_context *ctx, const char *filename, const char *text,
                                                    size_t len, int first_line, shloc_module **out_module);
 /* Structural checks (dominance, regions, symbols) and per-op type rules.
- * Uses scratch space in the module: do not verify (or print without
- * SHLOC_PRINT_ASSUME_VERIFIED) one module on two threads at once. */
+ * Verifying and printing use scratch space in the module's values: do not
+ * verify or print one module on two threads at once. */
 SHLOC_API shloc_status shloc_module_verify(shloc_module *m);
 
 enum {
@@ -94,7 +94,9 @@ enum {
 };
 /* Prints the module; *out is malloc'd and NUL-terminated.  As in MLIR, the
  * printer first verifies the module (unless SHLOC_PRINT_ASSUME_VERIFIED) and
- * prints an invalid one in generic form, which needs no op to be well formed. */
+ * prints an invalid one in generic form, which needs no op to be well formed.
+ * Value names are kept in the module while printing (one thread at a time,
+ * as for shloc_module_verify). */
 SHLOC_API shloc_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_t *out_len);
 /* Receives printed text in pieces; returns false to stop (an I/O error). */
 typedef bool (*shloc_write_fn)(void *user, const char *data, size_t len);

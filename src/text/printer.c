@@ -103,66 +103,48 @@ void pr_newline(shl_printer *pr) {
 
 /* ------------------------------------------------------------------ names */
 
-/* Value -> printed name, plus the set of names in use for uniquing.  Both
- * are scoped: leaving a region restores the counters and forgets the names
- * it introduced, like MLIR, so sibling regions reuse numbers.  A name is a
- * pr_name: numbered names (%12, %arg3: nearly all of them) are encoded in
- * the word itself and spelled when printed, others point to a string. */
-typedef uintptr_t pr_name; /* 0: none; low bit 1: n << 2 | is_arg << 1 | 1; else const char * */
+/* Value -> printed name, plus the set of names in use for uniquing.  The
+ * set is scoped: leaving a region restores the counters and forgets the
+ * names it introduced, like MLIR, so sibling regions reuse numbers.  A
+ * value's name is kept in its scratch field (shl_value.id), written by the
+ * naming pass of the isolated op that holds it before anything is printed.
+ * Numbered names (%12, %arg3: nearly all of them) are encoded in the field
+ * itself and spelled when printed; others are indexes into `strs`. */
+typedef uint32_t pr_name; /* 0: none; low bit 1: n << 2 | is_arg << 1 | 1; else string index + 1, << 1 */
 
-typedef struct {
-  const shl_value *key;
-  pr_name name;
-} name_slot;
+enum { NUMBERED_MAX = UINT32_MAX >> 2 };
 
 struct name_table {
   shl_arena arena;
   shl_strmap used;
-  struct {
-    name_slot *slots; /* one array: a lookup costs one cache miss, not two */
-    size_t cap, len;
-  } map;
+  const char **strs;
+  uint32_t n_strs, cap_strs;
   uint32_t next_value, next_arg, next_conflict;
   shl_str *undo;
   size_t undo_len, undo_cap;
 };
 
-static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
+static void set_name(shl_value *v, pr_name name) { v->id = name; }
 
-static void map_put(name_table *nt, const shl_value *v, pr_name name) {
-  if (!name) return;
-  if ((nt->map.len + 1) * 2 > nt->map.cap) {
-    size_t ncap = nt->map.cap ? nt->map.cap * 2 : 256;
-    /* From the arena: large tables land in huge pages, not calloc's 4 KiB ones. */
-    name_slot *ns = ARENA_ARRAY(&nt->arena, name_slot, ncap);
-    if (!ns) return;
-    for (size_t i = 0; i < nt->map.cap; i++)
-      if (nt->map.slots[i].key) {
-        size_t j = ptr_hash(nt->map.slots[i].key) & (ncap - 1);
-        while (ns[j].key) j = (j + 1) & (ncap - 1);
-        ns[j] = nt->map.slots[i];
-      }
-    nt->map.slots = ns;
-    nt->map.cap = ncap;
+/* The name of a string (0 when out of memory). */
+static pr_name string_name(name_table *nt, const char *s) {
+  if (!s) return 0;
+  if (nt->n_strs == nt->cap_strs) {
+    uint32_t ncap = nt->cap_strs ? nt->cap_strs * 2 : 64;
+    const char **ns = ncap < nt->cap_strs ? NULL : realloc(nt->strs, ncap * sizeof *ns);
+    if (!ns) return 0;
+    nt->strs = ns;
+    nt->cap_strs = ncap;
   }
-  size_t j = ptr_hash(v) & (nt->map.cap - 1);
-  while (nt->map.slots[j].key && nt->map.slots[j].key != v) j = (j + 1) & (nt->map.cap - 1);
-  if (!nt->map.slots[j].key) nt->map.len++;
-  nt->map.slots[j] = (name_slot){v, name};
+  nt->strs[nt->n_strs++] = s;
+  return nt->n_strs << 1;
 }
 
-static pr_name map_get(const name_table *nt, const shl_value *v) {
-  if (!nt->map.cap) return 0;
-  size_t j = ptr_hash(v) & (nt->map.cap - 1);
-  while (nt->map.slots[j].key) {
-    if (nt->map.slots[j].key == v) return nt->map.slots[j].name;
-    j = (j + 1) & (nt->map.cap - 1);
-  }
-  return 0;
+/* The string of a non-numbered name, NULL for a numbered one (or a value
+ * this printer did not name, which only invalid IR can reference). */
+static const char *name_str(const name_table *nt, pr_name n) {
+  return (n & 1) || !n || (n >> 1) > nt->n_strs ? NULL : nt->strs[(n >> 1) - 1];
 }
-
-/* The string of a non-numbered name, NULL for a numbered one. */
-static const char *name_str(pr_name n) { return (n & 1) ? NULL : (const char *)n; }
 
 static void mark_used(name_table *nt, const char *name) {
   shl_str s = str_of(name);
@@ -178,7 +160,7 @@ static void mark_used(name_table *nt, const char *name) {
 }
 
 /* Unique name from a suggestion: "cst", then "cst_0", "cst_1", ... */
-static const char *unique_name(name_table *nt, const char *base) {
+static const char *unique_str(name_table *nt, const char *base) {
   char buf[96];
   snprintf(buf, sizeof buf, "%%%s", base);
   while (strmap_get(&nt->used, str_of(buf))) snprintf(buf, sizeof buf, "%%%s_%u", base, nt->next_conflict++);
@@ -187,9 +169,16 @@ static const char *unique_name(name_table *nt, const char *base) {
   return name;
 }
 
+static pr_name unique_name(name_table *nt, const char *base) { return string_name(nt, unique_str(nt, base)); }
+
 /* %<n> or %arg<n>.  Not entered into `used`: suggested names (cst, c_0,
  * iterArg, ...) never take these forms, so they cannot collide. */
-static pr_name numbered(bool arg, uint32_t n) { return (pr_name)n << 2 | (pr_name)arg << 1 | 1; }
+static pr_name numbered(name_table *nt, bool arg, uint32_t n) {
+  if (n <= NUMBERED_MAX) return n << 2 | (pr_name)arg << 1 | 1;
+  char buf[32];
+  snprintf(buf, sizeof buf, "%%%s%u", arg ? "arg" : "", n);
+  return string_name(nt, arena_strndup(&nt->arena, buf, strlen(buf)));
+}
 
 /* Name suggestions (MLIR's getAsmResultNames of the StableHLO ops). */
 static const char *suggest_result(const shl_op *op, uint32_t i) {
@@ -207,13 +196,11 @@ static const char *suggest_result(const shl_op *op, uint32_t i) {
   }
 }
 
-static void name_region(name_table *nt, const shl_region *r);
+static void name_region(name_table *nt, const shl_region *r, const char *entry_suggest);
 
 static void name_block_args(name_table *nt, const shl_block *b, const char *suggest) {
-  for (uint32_t i = 0; i < b->n_args; i++) {
-    if (map_get(nt, &b->args[i])) continue;
-    map_put(nt, &b->args[i], suggest ? (pr_name)unique_name(nt, suggest) : numbered(true, nt->next_arg++));
-  }
+  for (uint32_t i = 0; i < b->n_args; i++)
+    set_name(&b->args[i], suggest ? unique_name(nt, suggest) : numbered(nt, true, nt->next_arg++));
 }
 
 static void name_ops(name_table *nt, const shl_block *b) {
@@ -222,17 +209,16 @@ static void name_ops(name_table *nt, const shl_block *b) {
     const char *s0 = suggest_result(op, 0);
     bool individually = s0 && op->n_results > 1;
     if (individually) {
-      for (uint32_t i = 0; i < op->n_results; i++)
-        map_put(nt, &op->results[i], (pr_name)unique_name(nt, suggest_result(op, i)));
+      for (uint32_t i = 0; i < op->n_results; i++) set_name(&op->results[i], unique_name(nt, suggest_result(op, i)));
       continue;
     }
     if (op->n_results == 1) {
-      map_put(nt, &op->results[0], s0 ? (pr_name)unique_name(nt, s0) : numbered(false, nt->next_value++));
+      set_name(&op->results[0], s0 ? unique_name(nt, s0) : numbered(nt, false, nt->next_value++));
       continue;
     }
     char base[64];
     if (s0) {
-      const char *u = unique_name(nt, s0);
+      const char *u = unique_str(nt, s0);
       if (!u) continue;
       snprintf(base, sizeof base, "%s", u);
     } else {
@@ -241,7 +227,7 @@ static void name_ops(name_table *nt, const shl_block *b) {
     for (uint32_t i = 0; i < op->n_results; i++) {
       char buf[80];
       snprintf(buf, sizeof buf, "%s#%u", base, i);
-      map_put(nt, &op->results[i], (pr_name)arena_strndup(&nt->arena, buf, strlen(buf)));
+      set_name(&op->results[i], string_name(nt, arena_strndup(&nt->arena, buf, strlen(buf))));
     }
   }
   for (const shl_op *op = b->first; op; op = op->next) {
@@ -249,13 +235,9 @@ static void name_ops(name_table *nt, const shl_block *b) {
     for (uint32_t r = 0; r < op->n_regions; r++) {
       uint32_t sv = nt->next_value, sa = nt->next_arg, sc = nt->next_conflict;
       size_t su = nt->undo_len;
-      if (op_is(op, OP_WHILE) && op->regions[r].n_blocks) {
-        const shl_block *e = op->regions[r].blocks[0];
-        /* Both regions restart from the same counters, so cond and body
-         * arguments get the same names, as the pretty form requires. */
-        name_block_args(nt, e, "iterArg");
-      }
-      name_region(nt, &op->regions[r]);
+      /* Both regions of a while restart from the same counters, so cond
+       * and body arguments get the same names, as the pretty form requires. */
+      name_region(nt, &op->regions[r], op_is(op, OP_WHILE) ? "iterArg" : NULL);
       nt->next_value = sv;
       nt->next_arg = sa;
       nt->next_conflict = sc;
@@ -264,26 +246,26 @@ static void name_ops(name_table *nt, const shl_block *b) {
   }
 }
 
-static void name_region(name_table *nt, const shl_region *r) {
-  for (uint32_t i = 0; i < r->n_blocks; i++) name_block_args(nt, r->blocks[i], NULL);
+/* Names the entry block's arguments from entry_suggest (NULL: numbered). */
+static void name_region(name_table *nt, const shl_region *r, const char *entry_suggest) {
+  for (uint32_t i = 0; i < r->n_blocks; i++) name_block_args(nt, r->blocks[i], i ? NULL : entry_suggest);
   for (uint32_t i = 0; i < r->n_blocks; i++) name_ops(nt, r->blocks[i]);
 }
 
 /* Starts a fresh naming scope for an isolated op (func.func, module). */
 static void names_begin_isolated(name_table *nt, const shl_op *op) {
   nt->next_value = nt->next_arg = nt->next_conflict = 0;
-  for (uint32_t r = 0; r < op->n_regions; r++) name_region(nt, &op->regions[r]);
+  for (uint32_t r = 0; r < op->n_regions; r++) name_region(nt, &op->regions[r], NULL);
 }
 
 void pr_value(shl_printer *pr, const shl_value *v) {
-  pr_name n = map_get(pr->names, v);
-  if (!n) {
-    pr_puts(pr, "%<<UNKNOWN>>");
-  } else if (n & 1) {
+  pr_name n = v->id;
+  const char *str = name_str(pr->names, n);
+  if (n & 1) {
     pr_putn(pr, "%arg", n & 2 ? 4 : 1);
     pr_uint(pr, n >> 2);
   } else {
-    pr_puts(pr, (const char *)n);
+    pr_puts(pr, str ? str : "%<<UNKNOWN>>");
   }
 }
 
@@ -777,7 +759,7 @@ static void print_op(shl_printer *pr, const shl_op *op) {
   size_t saved_undo = nt->undo_len;
   if (op->def->traits & T_ISO) names_begin_isolated(nt, op);
   if (op->n_results) {
-    const char *first = name_str(map_get(pr->names, &op->results[0]));
+    const char *first = name_str(nt, op->results[0].id);
     bool grouped = op->n_results > 1 && first && strchr(first, '#');
     if (grouped) {
       pr_putn(pr, first, (size_t)(strchr(first, '#') - first));
@@ -895,6 +877,7 @@ static void print_whole_module(shl_printer *pr, shloc_module *m) {
     pr_puts(pr, "\n");
   }
   free(nt.undo);
+  free(nt.strs);
   arena_free(&nt.arena);
   pr->names = NULL;
 }
