@@ -14,5 +14,5 @@ trap 'rm -rf "$tmp"' EXIT
 "$CC" -O2 -fPIC -shared -Iinclude examples/rms_norm/rms_norm.c -o "$tmp/librms_norm.so" -lm
 # -rdynamic: the handler library resolves XLA_FFI_GetApi & co. in the program.
 "$CC" -std=c11 -O2 -Wall -Wextra -Werror -Iinclude examples/builder/rms_norm_builder.c "$BUILD/libshloc.a" \
-  -fopenmp -llapacke -lopenblas -lm -ldl -lpthread -rdynamic -o "$tmp/rms_norm_builder"
+  -fopenmp -lm -ldl -lpthread -rdynamic -o "$tmp/rms_norm_builder"
 "$tmp/rms_norm_builder" "$tmp/librms_norm.so"
