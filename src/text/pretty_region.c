@@ -57,36 +57,32 @@ static shl_status compact_body(shl_parser *p, op_state *os, const shl_opdef *inn
  * arguments i (element) and i + N (accumulator). */
 static shl_status reducer_region(shl_parser *p, op_state *os) {
   ST_TRY(p_expect_kw(p, "reducer"));
-  shl_token *names[2] = {NULL, NULL};
-  const shl_type **types[2] = {NULL, NULL};
-  uint32_t n = 0, cap_n[2] = {0, 0}, cap_t[2] = {0, 0};
+  pp_arg *pairs = NULL; /* 2 per pair, in source order */
+  uint32_t n = 0, cap = 0;
   while (p_punct(p, '(')) {
+    /* capacities are even, so room for item 2n is room for 2n + 1 */
+    if (!(pairs = grow(p, pairs, 2 * n, &cap, sizeof *pairs))) return st_oom();
     for (int k = 0; k < 2; k++) {
       if (k) ST_TRY(p_expect(p, ','));
-      names[k] = grow(p, names[k], n, &cap_n[k], sizeof(shl_token));
-      types[k] = grow(p, types[k], n, &cap_t[k], sizeof(const shl_type *));
-      if (!names[k] || !types[k]) return st_oom();
-      names[k][n] = *p_tok(p);
-      if (names[k][n].kind != TK_PERCENT_ID) return parse_error(p, "expected reducer argument name");
+      pp_arg *a = &pairs[2 * n + k];
+      a->name = *p_tok(p);
+      if (a->name.kind != TK_PERCENT_ID) return parse_error(p, "expected reducer argument name");
       p_next(p);
       ST_TRY(p_expect(p, ':'));
-      ST_TRY(p_type(p, &types[k][n]));
-      shl_str loc;
-      ST_TRY(p_loc(p, &loc));
+      ST_TRY(p_type(p, &a->type));
+      ST_TRY(p_loc(p, &a->loc));
     }
     ST_TRY(p_expect(p, ')'));
     n++;
   }
-  shl_token *all_names = ARENA_ARRAY(p->a, shl_token, 2 * n + 1);
-  const shl_type **all_types = ARENA_ARRAY(p->a, const shl_type *, 2 * n + 1);
-  if (!all_names || !all_types) return st_oom();
-  for (int k = 0; k < 2; k++)
-    for (uint32_t i = 0; i < n; i++) {
-      all_names[k * n + i] = names[k][i];
-      all_types[k * n + i] = types[k][i];
-    }
+  pp_arg *args = ARENA_ARRAY(p->a, pp_arg, 2 * n + 1);
+  if (!args) return st_oom();
+  for (uint32_t i = 0; i < n; i++) {
+    args[i] = pairs[2 * i];
+    args[n + i] = pairs[2 * i + 1];
+  }
   shl_block *entry;
-  ST_TRY(pp_entry_block(p, 2 * n, all_names, all_types, &entry));
+  ST_TRY(pp_entry_block(p, 2 * n, args, &entry));
   shl_region *r = os_region(p, os);
   if (!r) return st_oom();
   ST_TRY(p_region(p, r, entry));
@@ -194,6 +190,7 @@ void print_reduce(shl_printer *pr, const shl_op *op) {
       pr_value(pr, a);
       pr_puts(pr, ": ");
       pr_type(pr, a->type);
+      pr_arg_loc(pr, b, i + k * n);
     }
     pr_puts(pr, ") ");
   }
@@ -208,12 +205,12 @@ void print_reduce(shl_printer *pr, const shl_op *op) {
  * Both regions' arguments are the iteration arguments. */
 shl_status parse_while(shl_parser *p, op_state *os) {
   ST_TRY(p_expect(p, '('));
-  shl_token *names = NULL;
+  pp_arg *args = NULL;
   uint32_t cap = 0;
   if (!p_punct(p, ')')) {
     for (;;) {
-      if (!(names = grow(p, names, os->n_operands, &cap, sizeof *names))) return st_oom();
-      names[os->n_operands] = *p_tok(p);
+      if (!(args = grow(p, args, os->n_operands, &cap, sizeof *args))) return st_oom();
+      args[os->n_operands] = (pp_arg){.name = *p_tok(p)};
       if (p_tok(p)->kind != TK_PERCENT_ID) return parse_error(p, "expected iteration argument name");
       p_next(p);
       ST_TRY(p_expect(p, '='));
@@ -234,6 +231,7 @@ shl_status parse_while(shl_parser *p, op_state *os) {
     for (uint32_t i = 0; i < n; i++) {
       ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
       ST_TRY(os_result(p, os, ts[i]));
+      args[i].type = ts[i];
     }
   }
   if (p_kw(p, "attributes")) {
@@ -243,7 +241,7 @@ shl_status parse_while(shl_parser *p, op_state *os) {
   for (int k = 0; k < 2; k++) {
     ST_TRY(p_expect_kw(p, k ? "do" : "cond"));
     shl_block *entry;
-    ST_TRY(pp_entry_block(p, os->n_operands, names, os->result_types, &entry));
+    ST_TRY(pp_entry_block(p, os->n_operands, args, &entry));
     shl_region *r = os_region(p, os);
     if (!r) return st_oom();
     ST_TRY(p_region(p, r, entry));

@@ -97,14 +97,15 @@ shl_status pp_functional_sig(shl_parser *p, op_state *os) {
   return p_functional_type(p, os);
 }
 
-shl_status pp_entry_block(shl_parser *p, uint32_t n, const shl_token *names, const shl_type *const *types,
-                          shl_block **out) {
+shl_status pp_entry_block(shl_parser *p, uint32_t n, const pp_arg *args, shl_block **out) {
   ST_TRY(p_scope_push(p, false));
-  shl_block *b = block_create(p->a, n, types);
+  shl_block *b = block_create(p->a, n, NULL);
   if (!b) return st_oom();
   for (uint32_t i = 0; i < n; i++) {
-    b->args[i].pos = (shl_srcpos){p->lx.file, names[i].line, names[i].col};
-    ST_TRY(p_define(p, &names[i], &b->args[i]));
+    b->args[i].type = args[i].type;
+    b->args[i].pos = (shl_srcpos){p->lx.file, args[i].name.line, args[i].name.col};
+    if (!block_set_arg_loc(p->a, b, i, args[i].loc)) return st_oom();
+    ST_TRY(p_define(p, &args[i].name, &b->args[i]));
   }
   *out = b;
   return NULL;

@@ -35,11 +35,16 @@ shl_status pp_operands_comma(shl_parser *p, op_state *os, uint32_t n);
 shl_status pp_operands_with_attr(shl_parser *p, op_state *os);
 /* `: (A, B) -> R` */
 shl_status pp_functional_sig(shl_parser *p, op_state *os);
-/* Declares `%name: T` style block arguments: opens a scope, creates the entry
- * block with `types` and binds `names` to its arguments; the caller parses the
- * region with p_region(p, r, *out) and then closes the scope. */
-shl_status pp_entry_block(shl_parser *p, uint32_t n, const shl_token *names, const shl_type *const *types,
-                          shl_block **out);
+/* A block argument declared in a pretty form: `%name: T loc(..)` (loc may be empty). */
+typedef struct {
+  shl_token name;
+  const shl_type *type;
+  shl_str loc;
+} pp_arg;
+/* Declares block arguments: opens a scope, creates the entry block with
+ * args[0..n) and binds their names; the caller parses the region with
+ * p_region(p, r, *out) and then closes the scope. */
+shl_status pp_entry_block(shl_parser *p, uint32_t n, const pp_arg *args, shl_block **out);
 
 /* ---- printing ---- */
 /* `op.name %a, %b` */

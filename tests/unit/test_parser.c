@@ -594,6 +594,25 @@ static void test_locations(void **state) {
   p = reprint(region, SHLOC_PRINT_DEBUGINFO);
   if (!strstr(p, "^bb0(%arg0: tensor<f32> loc(\"p\"), %arg1: tensor<f32>):\n")) fail_msg("block argument locations:\n%s", p);
   free(p);
+  /* The pretty reduce form's `reducer(...)` pairs: pair i declares arguments i and i + N. */
+  static const char reducer[] =
+      "func.func @f(%x: tensor<2xf32>, %y: tensor<2xi32>, %i: tensor<f32>, %j: tensor<i32>) -> (tensor<f32>, tensor<i32>) {\n"
+      "  %0:2 = stablehlo.reduce(%x init: %i), (%y init: %j) across dimensions = [0] : (tensor<2xf32>, tensor<2xi32>, "
+      "tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)\n"
+      "   reducer(%a: tensor<f32> loc(\"a\"), %b: tensor<f32> loc(\"b\")) (%c: tensor<i32> loc(\"c\"), %d: tensor<i32>) {\n"
+      "    %1 = stablehlo.add %a, %b : tensor<f32>\n    %2 = stablehlo.add %c, %d : tensor<i32>\n"
+      "    stablehlo.return %1, %2 : tensor<f32>, tensor<i32>\n  }\n"
+      "  return %0#0, %0#1 : tensor<f32>, tensor<i32>\n}\n";
+  p = reprint(reducer, SHLOC_PRINT_DEBUGINFO);
+  if (!strstr(p, "reducer(%arg4: tensor<f32> loc(\"a\"), %arg6: tensor<f32> loc(\"b\")) (%arg5: tensor<i32> loc(\"c\"), "
+                 "%arg7: tensor<i32>)"))
+    fail_msg("reducer argument locations:\n%s", p);
+  free(p);
+  p = reprint(reducer, SHLOC_PRINT_DEBUGINFO | SHLOC_PRINT_GENERIC);
+  if (!strstr(p, "^bb0(%arg4: tensor<f32> loc(\"a\"), %arg5: tensor<i32> loc(\"c\"), %arg6: tensor<f32> loc(\"b\"), "
+                 "%arg7: tensor<i32>):"))
+    fail_msg("reducer argument locations, generic:\n%s", p);
+  free(p);
   /* More arguments than the parser's stack buffer holds. */
   char many[6000];
   size_t len = (size_t)snprintf(many, sizeof many, "\"t.op\"() ({\n^bb0(");
