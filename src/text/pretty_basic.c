@@ -1,7 +1,6 @@
 /* Pretty forms shared by many ops: same-type and functional signatures,
  * CHLO unary/binary, select, compare, constants, custom_call, tuples, tokens. */
-#include "parser.h"
-#include "printer.h"
+#include "pretty_util.h"
 
 static void name_and_operands(shl_printer *pr, const shl_op *op) {
   pr_puts(pr, op->def->name);
@@ -171,14 +170,7 @@ shl_status parse_custom_call(shl_parser *p, op_state *os) {
   shl_str target;
   ST_TRY(p_symbol_name(p, &target));
   ST_TRY(os_attr(p, os, "call_target_name", attr_string(p->a, target)));
-  ST_TRY(p_expect(p, '('));
-  if (!p_punct(p, ')')) {
-    ST_TRY(p_operands(p, os, false));
-    ST_TRY(p_expect(p, ')'));
-  }
-  ST_TRY(p_attr_dict(p, os));
-  ST_TRY(p_expect(p, ':'));
-  return p_functional_type(p, os);
+  return pp_call_tail(p, os);
 }
 
 static const char *const custom_call_elide[] = {"call_target_name", NULL};
@@ -248,18 +240,7 @@ void print_nullary(shl_printer *pr, const shl_op *op) { print_tuple(pr, op); }
 shl_status parse_optimization_barrier(shl_parser *p, op_state *os) {
   ST_TRY(p_operands(p, os, true));
   ST_TRY(p_attr_dict(p, os));
-  if (!os->n_operands) return NULL;
-  ST_TRY(p_expect(p, ':'));
-  shl_token at = *p_tok(p);
-  const shl_type **ts;
-  uint32_t n;
-  ST_TRY(p_type_list(p, &ts, &n));
-  if (n != os->n_operands) return parse_error_at(p, &at, "expected %u types, found %u", os->n_operands, n);
-  for (uint32_t i = 0; i < n; i++) {
-    ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
-    ST_TRY(os_result(p, os, ts[i]));
-  }
-  return NULL;
+  return os->n_operands ? pp_operand_type_list(p, os, true) : NULL;
 }
 
 void print_optimization_barrier(shl_printer *pr, const shl_op *op) { print_return(pr, op); }

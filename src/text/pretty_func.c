@@ -1,7 +1,6 @@
 /* Pretty forms of builtin.module, func.func, func.return / stablehlo.return
  * and func.call. */
-#include "parser.h"
-#include "printer.h"
+#include "pretty_util.h"
 
 /* ------------------------------------------------------------------ module */
 
@@ -251,15 +250,7 @@ static bool in_func_body(const shl_op *op) {
 shl_status parse_return(shl_parser *p, op_state *os) {
   ST_TRY(p_operands(p, os, true));
   ST_TRY(p_attr_dict(p, os));
-  if (!os->n_operands) return NULL;
-  ST_TRY(p_expect(p, ':'));
-  shl_token at = *p_tok(p);
-  const shl_type **ts;
-  uint32_t n;
-  ST_TRY(p_type_list(p, &ts, &n));
-  if (n != os->n_operands) return parse_error_at(p, &at, "expected %u types, found %u", os->n_operands, n);
-  for (uint32_t i = 0; i < n; i++) ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
-  return NULL;
+  return os->n_operands ? pp_operand_type_list(p, os, false) : NULL;
 }
 
 void print_return(shl_printer *pr, const shl_op *op) {
@@ -283,14 +274,7 @@ shl_status parse_call(shl_parser *p, op_state *os) {
   const shl_attr *callee;
   ST_TRY(p_attr(p, &callee));
   ST_TRY(os_attr_s(p, os, str_of("callee"), callee, true));
-  ST_TRY(p_expect(p, '('));
-  if (!p_punct(p, ')')) {
-    ST_TRY(p_operands(p, os, false));
-    ST_TRY(p_expect(p, ')'));
-  }
-  ST_TRY(p_attr_dict(p, os));
-  ST_TRY(p_expect(p, ':'));
-  return p_functional_type(p, os);
+  return pp_call_tail(p, os);
 }
 
 static const char *const call_elide[] = {"callee", NULL};

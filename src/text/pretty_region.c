@@ -222,17 +222,8 @@ shl_status parse_while(shl_parser *p, op_state *os) {
     }
   }
   if (os->n_operands) {
-    ST_TRY(p_expect(p, ':'));
-    shl_token at = *p_tok(p);
-    const shl_type **ts;
-    uint32_t n;
-    ST_TRY(p_type_list(p, &ts, &n));
-    if (n != os->n_operands) return parse_error_at(p, &at, "expected %u types, found %u", os->n_operands, n);
-    for (uint32_t i = 0; i < n; i++) {
-      ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
-      ST_TRY(os_result(p, os, ts[i]));
-      args[i].type = ts[i];
-    }
+    ST_TRY(pp_operand_type_list(p, os, true));
+    for (uint32_t i = 0; i < os->n_operands; i++) args[i].type = os->result_types[i];
   }
   if (p_kw(p, "attributes")) {
     if (!tok_punct(p_tok(p), '{')) return parse_error(p, "expected '{' after 'attributes'");

@@ -97,6 +97,31 @@ shl_status pp_functional_sig(shl_parser *p, op_state *os) {
   return p_functional_type(p, os);
 }
 
+shl_status pp_call_tail(shl_parser *p, op_state *os) {
+  ST_TRY(p_expect(p, '('));
+  if (!p_punct(p, ')')) {
+    ST_TRY(p_operands(p, os, false));
+    ST_TRY(p_expect(p, ')'));
+  }
+  ST_TRY(p_attr_dict(p, os));
+  ST_TRY(p_expect(p, ':'));
+  return p_functional_type(p, os);
+}
+
+shl_status pp_operand_type_list(shl_parser *p, op_state *os, bool as_results) {
+  ST_TRY(p_expect(p, ':'));
+  shl_token at = *p_tok(p);
+  const shl_type **ts;
+  uint32_t n;
+  ST_TRY(p_type_list(p, &ts, &n));
+  if (n != os->n_operands) return parse_error_at(p, &at, "expected %u types, found %u", os->n_operands, n);
+  for (uint32_t i = 0; i < n; i++) {
+    ST_TRY(p_check_operand_type(p, os, i, ts[i], &at));
+    if (as_results) ST_TRY(os_result(p, os, ts[i]));
+  }
+  return NULL;
+}
+
 shl_status pp_entry_block(shl_parser *p, uint32_t n, const pp_arg *args, shl_block **out) {
   ST_TRY(p_scope_push(p, false));
   shl_block *b = block_create(p->a, n, NULL);

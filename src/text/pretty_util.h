@@ -35,6 +35,11 @@ shl_status pp_operands_comma(shl_parser *p, op_state *os, uint32_t n);
 shl_status pp_operands_with_attr(shl_parser *p, op_state *os);
 /* `: (A, B) -> R` */
 shl_status pp_functional_sig(shl_parser *p, op_state *os);
+/* `(%a, %b) {attrs} : (A, B) -> R`, the tail of custom_call and func.call. */
+shl_status pp_call_tail(shl_parser *p, op_state *os);
+/* `: A, B`: one type per operand, checked against it; with `as_results` the
+ * types are also the op's result types (optimization_barrier, while). */
+shl_status pp_operand_type_list(shl_parser *p, op_state *os, bool as_results);
 /* A block argument declared in a pretty form: `%name: T loc(..)` (loc may be empty). */
 typedef struct {
   shl_token name;
