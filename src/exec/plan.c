@@ -92,15 +92,23 @@ static exec_plan *new_plan(plan_ctx *pc, const shl_region *r) {
   return p;
 }
 
+/* The plan-arena array `a` of n items of sz bytes with room for one more:
+ * `a` itself or a copy twice the size (the first one `first` items); NULL
+ * when out of memory, with a and *cap unchanged. */
+static void *grow(plan_ctx *pc, void *a, uint32_t n, uint32_t *cap, size_t sz, uint32_t first) {
+  if (n < *cap) return a;
+  uint32_t ncap = *cap ? *cap * 2 : first;
+  void *na = plan_alloc(pc, (size_t)ncap * sz);
+  if (!na) return NULL;
+  if (n) memcpy(na, a, (size_t)n * sz);
+  *cap = ncap;
+  return na;
+}
+
 static shl_status new_slot(plan_ctx *pc, exec_plan *p, const shl_type *t, slot_kind k, uint32_t *out) {
-  if (p->n_slots == p->cap_slots) {
-    uint32_t ncap = p->cap_slots ? p->cap_slots * 2 : 32;
-    plan_slot *ns = plan_alloc(pc, ncap * sizeof *ns);
-    if (!ns) return st_oom();
-    if (p->n_slots) memcpy(ns, p->slots, p->n_slots * sizeof *ns);
-    p->slots = ns;
-    p->cap_slots = ncap;
-  }
+  plan_slot *slots = grow(pc, p->slots, p->n_slots, &p->cap_slots, sizeof *slots, 32);
+  if (!slots) return st_oom();
+  p->slots = slots;
   p->slots[p->n_slots] = (plan_slot){.type = t, .kind = k};
   *out = p->n_slots++;
   return NULL;
@@ -133,14 +141,9 @@ static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t
   exec_plan *p = b->plan;
   ST_TRY(new_value_slots(pc, p, v->type, SLOT_CAPTURE, slot));
   for (uint32_t k = 0; k < plan_leaf_count(v->type); k++) {
-    if (p->n_captures == p->cap_captures) {
-      uint32_t ncap = p->cap_captures ? p->cap_captures * 2 : 8;
-      plan_capture *nc = plan_alloc(pc, ncap * sizeof *nc);
-      if (!nc) return st_oom();
-      if (p->n_captures) memcpy(nc, p->captures, p->n_captures * sizeof *nc);
-      p->captures = nc;
-      p->cap_captures = ncap;
-    }
+    plan_capture *caps = grow(pc, p->captures, p->n_captures, &p->cap_captures, sizeof *caps, 8);
+    if (!caps) return st_oom();
+    p->captures = caps;
     p->captures[p->n_captures++] = (plan_capture){ps + k, *slot + k};
   }
   if (!vmap_put(pc, &b->vals, v, *slot)) return st_oom();
