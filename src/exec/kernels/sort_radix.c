@@ -21,9 +21,9 @@
 enum {
   D = 11,
   NB = 1 << D,
-  MAX_NP = (64 + D - 1) / D, /* digits of a 64-bit key */
   SMALL = 48,                /* slices up to this sort by insertion */
-  MAX_T = 64,                /* threads sharing one slice */
+  MAX_T = 16,                /* threads sharing one slice */
+  MAX_C = 4 * MAX_T,         /* chunks of one slice */
   WIDE_MIN = 1 << 17,        /* slices from this length use every thread */
 };
 
@@ -45,17 +45,22 @@ typedef struct {
   uint32_t n_ops;
   shl_buf *const *in;
   shl_buf *const *out;
-  int64_t base, n, st;   /* the slice: first element, length, stride */
-  uint64_t flip;         /* ~0 for descending keys */
-  uint64_t fmask, xc;    /* keys alone: key = b ^ (fmask if b < 0) ^ xc */
-  void *buf[2];          /* scratch of n items each */
-  void *res;             /* items: where the sorted ones are */
-  uint32_t *cnt;         /* counters: MAX_NP x NB per thread */
-  uint32_t *off;         /* bucket offsets: NB per thread */
-  uint32_t flags[MAX_T]; /* per thread: what the counting read saw */
+  int64_t base, n, st;    /* the slice: first element, length, stride */
+  uint64_t flip;          /* ~0 for descending keys */
+  uint64_t fmask, xc;     /* keys alone: key = b ^ (fmask if b < 0) ^ xc */
+  void *buf[2];           /* scratch of n items each */
+  void *perm;             /* items: the sorted order, n indices */
+  int64_t nc;             /* chunks of the counting and scattering passes */
+  uint32_t *cnt;          /* per chunk: NB counters of the top digit */
+  uint32_t *bcnt;         /* per thread: bucket counters */
+  uint32_t *bstart;       /* NB + 1: where each bucket starts */
+  uint32_t *tasks;        /* NB: the bucket after each task's last */
+  int64_t n_tasks;
+  int64_t next[4];        /* the next chunk to count, recount, scatter, task to sort */
+  uint32_t flags[MAX_C];  /* per chunk: what the counting saw */
+  uint64_t kmin[MAX_C];   /* per chunk: the smallest and largest keys */
+  uint64_t kmax[MAX_C];
 } rjob;
-
-static inline uint32_t dig(uint64_t k, int d) { return (uint32_t)(k >> (d * D)) & (NB - 1); }
 
 /* Barriers only when threads share the slice (a lone thread may be inside
  * a worksharing loop, where a barrier is not allowed). */
@@ -145,126 +150,214 @@ static inline item64 it64_first(const rjob *j, int64_t i, uint32_t *fl) {
 
 static int it_verdict(const rjob *j, uint32_t fl) { return fl ? R_NAN : R_OK; }
 
-/* ---- the sort ---- */
+/* ---- the sort ----
+ *
+ * One slice: (1) count every digit of the keys, chunk by chunk; (2)
+ * scatter by the highest digit that differs between keys (chunks in order
+ * and each chunk in order: stable); (3) sort each bucket by its lower
+ * digits, LSD, while it sits in cache.  Threads take chunks and buckets as
+ * they come free, so a descheduled thread delays the others only by what
+ * it holds. */
 
-/* Thread tid's offsets for digit d: buckets of smaller digits in all
- * chunks, then this bucket in the chunks before tid's. */
-static void offsets(const rjob *j, int d, int nt, int tid, uint32_t *off) {
-  const uint32_t *c = j->cnt + (size_t)d * NB;
+/* The next unclaimed task of counter q. */
+static int64_t next_task(rjob *j, int q) {
+  int64_t t;
+#pragma omp atomic capture
+  t = j->next[q]++;
+  return t;
+}
+
+static int64_t chunk_at(const rjob *j, int64_t c) { return j->n * c / j->nc; }
+
+/* Turns the chunks' counts of the top digit into scatter offsets, notes
+ * where each bucket starts, and groups buckets into tasks of similar size. */
+static void plan_buckets(rjob *j, int nt) {
   uint32_t sum = 0;
   for (int b = 0; b < NB; b++) {
-    uint32_t before = 0, tot = 0;
-    for (int t = 0; t < nt; t++) {
-      uint32_t v = c[(size_t)t * MAX_NP * NB + b];
-      before += t < tid ? v : 0;
-      tot += v;
+    j->bstart[b] = sum;
+    for (int64_t c = 0; c < j->nc; c++) {
+      uint32_t *o = &j->cnt[(size_t)c * NB + b], v = *o;
+      *o = sum;
+      sum += v;
     }
-    off[b] = sum + before;
-    sum += tot;
+  }
+  j->bstart[NB] = sum;
+  int64_t target = j->n / (nt * 16) + 1;
+  uint32_t first = 0;
+  j->n_tasks = 0;
+  for (int b = 0; b < NB; b++) {
+    if (j->bstart[b + 1] - j->bstart[first] >= target || b == NB - 1) {
+      j->tasks[j->n_tasks++] = (uint32_t)b + 1;
+      first = (uint32_t)b + 1;
+    }
   }
 }
 
-/* The digits that differ between keys: a digit is constant when one
- * bucket (that of key k0) holds every key. */
-static unsigned active_digits(const rjob *j, int np, int nt, uint64_t k0) {
-  unsigned act = 0;
-  for (int d = 0; d < np; d++) {
-    uint64_t tot = 0;
-    for (int t = 0; t < nt; t++) tot += j->cnt[((size_t)t * MAX_NP + (size_t)d) * NB + dig(k0, d)];
-    if (tot != (uint64_t)j->n) act |= 1u << d;
-  }
-  return act;
+/* Where the top digit starts: its D bits end at the highest bit in which
+ * the smallest and largest keys differ (the bits above are shared). */
+static int top_shift(uint64_t lo, uint64_t hi) {
+  int hb = 63 - __builtin_clzll(lo ^ hi);
+  return hb >= D - 1 ? hb - (D - 1) : 0;
 }
 
-/* NAME(j, nt, tid): thread tid of nt sorts its part of slice j; every
+/* Buckets of this size on sort by up to 11-bit digits; smaller ones by
+ * up to 8-bit ones (fewer counters to clear and sum). */
+enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
+
+/* NAME(j, a, b, s, m, bits, h): sorts a[s..s+m) by the low `bits` bits of
+ * the keys (the others are equal), storing the result through LAST; b is
+ * scratch of the same range, h counters of MAX_BP x NB. */
+#define DEF_BUCKET(NAME, ITEM, KT, KEY, LAST)                                                  \
+  static void NAME(rjob *j, ITEM *a, ITEM *b, int64_t s, int64_t m, int bits, uint32_t *h) {   \
+    ITEM *x = a + s, *y = b + s;                                                               \
+    if (m <= SMALL) {                                                                          \
+      for (int64_t i = 1; i < m; i++) {                                                        \
+        ITEM v = x[i];                                                                         \
+        int64_t k = i;                                                                         \
+        for (; k > 0 && KEY(x[k - 1]) > KEY(v); k--) x[k] = x[k - 1];                          \
+        x[k] = v;                                                                              \
+      }                                                                                        \
+      for (int64_t i = 0; i < m; i++) LAST(j, s + i, x[i]);                                    \
+      return;                                                                                  \
+    }                                                                                          \
+    int wmax = m >= BUCKET_WIDE ? D : 8, np = (bits + wmax - 1) / wmax, w = (bits + np - 1) / np; \
+    int nb = 1 << w;                                                                           \
+    KT mask = (KT)(nb - 1), k0 = KEY(x[0]);                                                    \
+    memset(h, 0, sizeof(uint32_t) * (size_t)(np * nb));                                        \
+    if (np == 2) {                                                                             \
+      for (int64_t i = 0; i < m; i++) {                                                        \
+        KT k = KEY(x[i]);                                                                      \
+        h[k & mask]++;                                                                         \
+        h[nb + (int)((k >> w) & mask)]++;                                                      \
+      }                                                                                        \
+    } else {                                                                                   \
+      for (int64_t i = 0; i < m; i++) {                                                        \
+        KT k = KEY(x[i]);                                                                      \
+        for (int p = 0; p < np; p++) h[p * nb + (int)((k >> (p * w)) & mask)]++;               \
+      }                                                                                        \
+    }                                                                                          \
+    int left = 0;                                                                              \
+    for (int p = 0; p < np; p++) left += h[p * nb + (int)((k0 >> (p * w)) & mask)] != m;       \
+    if (!left)                                                                                 \
+      for (int64_t i = 0; i < m; i++) LAST(j, s + i, x[i]);                                    \
+    for (int p = 0; p < np && left; p++) {                                                     \
+      uint32_t *o = h + p * nb, sum = 0;                                                       \
+      int sh = p * w;                                                                          \
+      if (o[(k0 >> sh) & mask] == m) continue;                                                 \
+      for (int q = 0; q < nb; q++) {                                                           \
+        uint32_t v = o[q];                                                                     \
+        o[q] = sum;                                                                            \
+        sum += v;                                                                              \
+      }                                                                                        \
+      if (--left) {                                                                            \
+        for (int64_t i = 0; i < m; i++) y[o[(KEY(x[i]) >> sh) & mask]++] = x[i];               \
+        ITEM *t = x;                                                                           \
+        x = y;                                                                                 \
+        y = t;                                                                                 \
+      } else {                                                                                 \
+        for (int64_t i = 0; i < m; i++) LAST(j, s + o[(KEY(x[i]) >> sh) & mask]++, x[i]);      \
+      }                                                                                        \
+    }                                                                                          \
+  }
+
+/* NAME(j, nt, tid): thread tid of nt sorts its share of slice j; every
  * thread returns the same verdict.  FIRST(j, i, &flags) is element i's
- * item, KEY its key, LAST(j, to, pos, x) stores the sorted item x at pos
- * (`to` is scratch free for it). */
-#define DEF_RADIX(NAME, ITEM, KT, KBITS, FIRST, KEY, LAST, VERDICT)                                   \
-  static int NAME(rjob *j, int nt, int tid) {                                                        \
-    enum { NP = (KBITS + D - 1) / D };                                                                \
-    int64_t n = j->n, lo = n * tid / nt, hi = n * (tid + 1) / nt;                                    \
-    ITEM *bufs[2] = {j->buf[0], j->buf[1]};                                                           \
-    uint32_t fl = 0, *mine = j->cnt + (size_t)tid * MAX_NP * NB, *off = j->off + (size_t)tid * NB;   \
-    if (nt == 1 && n <= SMALL) {                                                                      \
-      ITEM *a = bufs[0];                                                                              \
-      for (int64_t i = 0; i < n; i++) a[i] = FIRST(j, i, &fl);                                        \
-      int v = VERDICT(j, fl);                                                                         \
-      if (v != R_OK) return v;                                                                        \
-      for (int64_t i = 1; i < n; i++) {                                                               \
-        ITEM x = a[i];                                                                                \
-        int64_t k = i;                                                                                \
-        for (; k > 0 && KEY(a[k - 1]) > KEY(x); k--) a[k] = a[k - 1];                                 \
-        a[k] = x;                                                                                     \
-      }                                                                                               \
-      for (int64_t i = 0; i < n; i++) LAST(j, bufs[1], i, a[i]);                                      \
-      j->res = bufs[1];                                                                               \
-      return R_OK;                                                                                    \
-    }                                                                                                 \
-    memset(mine, 0, sizeof(uint32_t) * NP * NB);                                                      \
-    for (int64_t i = lo; i < hi; i++) {                                                               \
-      KT k = KEY(FIRST(j, i, &fl));                                                                   \
-      _Pragma("GCC unroll 8") for (int d = 0; d < NP; d++) mine[d * NB + dig(k, d)]++;               \
-    }                                                                                                 \
-    j->flags[tid] = fl;                                                                               \
-    BARRIER(nt);                                                                                      \
-    fl = 0;                                                                                           \
-    for (int t = 0; t < nt; t++) fl |= j->flags[t];                                                   \
-    int v = VERDICT(j, fl);                                                                           \
-    if (v != R_OK) {                                                                                  \
-      BARRIER(nt); /* everyone has read the flags and counters */                                     \
-      return v;                                                                                       \
-    }                                                                                                 \
-    uint32_t none = 0;                                                                                \
-    unsigned act = active_digits(j, NP, nt, KEY(FIRST(j, 0, &none)));                                 \
-    int np = __builtin_popcount(act), done = 0;                                                       \
-    const ITEM *from = NULL;                                                                          \
-    ITEM *to = bufs[0];                                                                               \
-    if (!np)                                                                                          \
-      for (int64_t i = lo; i < hi; i++) LAST(j, to, i, FIRST(j, i, &none));                           \
-    for (int d = 0; d < NP; d++) {                                                                    \
-      if (!(act >> d & 1)) continue;                                                                  \
-      to = bufs[done & 1];                                                                            \
-      if (done) {                                                                                     \
-        uint32_t *c = mine + (size_t)d * NB;                                                          \
-        memset(c, 0, sizeof(uint32_t) * NB);                                                          \
-        for (int64_t i = lo; i < hi; i++) c[dig(KEY(from[i]), d)]++;                                  \
-        BARRIER(nt);                                                                                  \
-      }                                                                                               \
-      offsets(j, d, nt, tid, off);                                                                    \
-      if (!done && done == np - 1) {                                                                  \
-        for (int64_t i = lo; i < hi; i++) {                                                           \
-          ITEM x = FIRST(j, i, &none);                                                                \
-          LAST(j, to, off[dig(KEY(x), d)]++, x);                                                      \
-        }                                                                                             \
-      } else if (!done) {                                                                             \
-        for (int64_t i = lo; i < hi; i++) {                                                           \
-          ITEM x = FIRST(j, i, &none);                                                                \
-          to[off[dig(KEY(x), d)]++] = x;                                                              \
-        }                                                                                             \
-      } else if (done == np - 1) {                                                                    \
-        for (int64_t i = lo; i < hi; i++) LAST(j, to, off[dig(KEY(from[i]), d)]++, from[i]);          \
-      } else {                                                                                        \
-        for (int64_t i = lo; i < hi; i++) to[off[dig(KEY(from[i]), d)]++] = from[i];                  \
-      }                                                                                               \
-      from = to;                                                                                      \
-      done++;                                                                                         \
-      BARRIER(nt);                                                                                    \
-    }                                                                                                 \
-    if (!np) BARRIER(nt);                                                                             \
-    if (tid == 0) j->res = to;                                                                        \
-    return R_OK;                                                                                      \
+ * item, KEY its key, LAST(j, pos, x) stores the sorted item x at pos.
+ * The counting read guesses the top digit to be the key's highest bits
+ * (any keys of both signs) and counts again when the key range says
+ * otherwise. */
+#define DEF_RADIX(NAME, BUCKET, ITEM, KT, KBITS, FIRST, KEY, LAST, VERDICT)                        \
+  static int NAME(rjob *j, int nt, int tid) {                                                      \
+    enum { GUESS = KBITS - D };                                                                     \
+    int64_t n = j->n, nc = j->nc;                                                                   \
+    ITEM *a = j->buf[0], *b = j->buf[1];                                                            \
+    uint32_t fl = 0, none = 0;                                                                      \
+    if (nt == 1 && n <= SMALL) {                                                                    \
+      for (int64_t i = 0; i < n; i++) a[i] = FIRST(j, i, &fl);                                      \
+      int v = VERDICT(j, fl);                                                                       \
+      if (v == R_OK) BUCKET(j, a, b, 0, n, KBITS, NULL);                                            \
+      return v;                                                                                     \
+    }                                                                                               \
+    for (int64_t c; (c = next_task(j, 0)) < nc;) {                                                  \
+      uint32_t *h = j->cnt + (size_t)c * NB, f = 0;                                                 \
+      KT lo = (KT)~(KT)0, hi = 0;                                                                   \
+      memset(h, 0, sizeof(uint32_t) * NB);                                                          \
+      for (int64_t i = chunk_at(j, c), e = chunk_at(j, c + 1); i < e; i++) {                        \
+        KT k = KEY(FIRST(j, i, &f));                                                                \
+        lo = k < lo ? k : lo;                                                                       \
+        hi = k > hi ? k : hi;                                                                       \
+        h[(k >> GUESS) & (NB - 1)]++;                                                                            \
+      }                                                                                             \
+      j->flags[c] = f;                                                                              \
+      j->kmin[c] = lo;                                                                              \
+      j->kmax[c] = hi;                                                                              \
+    }                                                                                               \
+    BARRIER(nt);                                                                                    \
+    KT lo = (KT)j->kmin[0], hi = (KT)j->kmax[0];                                                    \
+    for (int64_t c = 0; c < nc; c++) {                                                              \
+      fl |= j->flags[c];                                                                            \
+      lo = (KT)j->kmin[c] < lo ? (KT)j->kmin[c] : lo;                                               \
+      hi = (KT)j->kmax[c] > hi ? (KT)j->kmax[c] : hi;                                               \
+    }                                                                                               \
+    int v = VERDICT(j, fl), sh = v == R_OK && lo != hi ? top_shift(lo, hi) : -1;                   \
+    if (sh < 0) {                                                                                   \
+      if (v == R_OK) /* all keys equal */                                                           \
+        for (int64_t i = n * tid / nt, e = n * (tid + 1) / nt; i < e; i++)                          \
+          LAST(j, i, FIRST(j, i, &none));                                                           \
+      BARRIER(nt); /* everyone is done with the flags */                                            \
+      return v;                                                                                     \
+    }                                                                                               \
+    if (sh != GUESS) {                                                                              \
+      for (int64_t c; (c = next_task(j, 1)) < nc;) {                                                \
+        uint32_t *h = j->cnt + (size_t)c * NB;                                                      \
+        memset(h, 0, sizeof(uint32_t) * NB);                                                        \
+        for (int64_t i = chunk_at(j, c), e = chunk_at(j, c + 1); i < e; i++)                        \
+          h[(KEY(FIRST(j, i, &none)) >> sh) & (NB - 1)]++;                                          \
+      }                                                                                             \
+      BARRIER(nt);                                                                                  \
+    }                                                                                               \
+    if (tid == 0) plan_buckets(j, nt);                                                              \
+    BARRIER(nt);                                                                                    \
+    for (int64_t c; (c = next_task(j, 2)) < nc;) {                                                  \
+      uint32_t *o = j->cnt + (size_t)c * NB;                                                        \
+      int64_t i = chunk_at(j, c), e = chunk_at(j, c + 1);                                           \
+      if (sh == 0) {                                                                                \
+        for (; i < e; i++) {                                                                        \
+          ITEM x = FIRST(j, i, &none);                                                              \
+          LAST(j, o[KEY(x) & (NB - 1)]++, x);                                                       \
+        }                                                                                           \
+      } else {                                                                                      \
+        for (; i < e; i++) {                                                                        \
+          ITEM x = FIRST(j, i, &none);                                                              \
+          a[o[(KEY(x) >> sh) & (NB - 1)]++] = x;                                                    \
+        }                                                                                           \
+      }                                                                                             \
+    }                                                                                               \
+    BARRIER(nt);                                                                                    \
+    if (sh == 0) return R_OK;                                                                       \
+    uint32_t *h = j->bcnt + (size_t)tid * MAX_BP * NB;                                              \
+    for (int64_t t; (t = next_task(j, 3)) < j->n_tasks;) {                                          \
+      for (uint32_t q = t ? j->tasks[t - 1] : 0; q < j->tasks[t]; q++) {                            \
+        int64_t s = j->bstart[q], m = (int64_t)j->bstart[q + 1] - s;                                \
+        if (m) BUCKET(j, a, b, s, m, sh, h);                                                        \
+      }                                                                                             \
+    }                                                                                               \
+    BARRIER(nt);                                                                                    \
+    return R_OK;                                                                                    \
   }
 
 #define SELF(x) (x)
 #define ITEM_KEY(x) ((x).key)
-#define KO32_LAST(j, to, pos, x) ko32_last(j, pos, x)
-#define KO64_LAST(j, to, pos, x) ko64_last(j, pos, x)
-#define IT_LAST(j, to, pos, x) ((to)[pos] = (x))
-DEF_RADIX(radix_ko32, uint32_t, uint32_t, 32, ko32_first, SELF, KO32_LAST, ko_verdict)
-DEF_RADIX(radix_ko64, uint64_t, uint64_t, 64, ko64_first, SELF, KO64_LAST, ko_verdict)
-DEF_RADIX(radix_it32, item32, uint32_t, 32, it32_first, ITEM_KEY, IT_LAST, it_verdict)
-DEF_RADIX(radix_it64, item64, uint64_t, 64, it64_first, ITEM_KEY, IT_LAST, it_verdict)
+#define IT32_LAST(j, pos, x) (((uint32_t *)(j)->perm)[pos] = (x).idx)
+#define IT64_LAST(j, pos, x) (((uint64_t *)(j)->perm)[pos] = (x).idx)
+DEF_BUCKET(bucket_ko32, uint32_t, uint32_t, SELF, ko32_last)
+DEF_BUCKET(bucket_ko64, uint64_t, uint64_t, SELF, ko64_last)
+DEF_BUCKET(bucket_it32, item32, uint32_t, ITEM_KEY, IT32_LAST)
+DEF_BUCKET(bucket_it64, item64, uint64_t, ITEM_KEY, IT64_LAST)
+DEF_RADIX(radix_ko32, bucket_ko32, uint32_t, uint32_t, 32, ko32_first, SELF, ko32_last, ko_verdict)
+DEF_RADIX(radix_ko64, bucket_ko64, uint64_t, uint64_t, 64, ko64_first, SELF, ko64_last, ko_verdict)
+DEF_RADIX(radix_it32, bucket_it32, item32, uint32_t, 32, it32_first, ITEM_KEY, IT32_LAST, it_verdict)
+DEF_RADIX(radix_it64, bucket_it64, item64, uint64_t, 64, it64_first, ITEM_KEY, IT64_LAST, it_verdict)
 
 /* Keys of 32 bits: f32 and integers up to 32 bits. */
 static bool narrow_keys(shl_dtype t) { return t == DT_F32 || t == DT_I1 || (ku_plain_int(t) && dtype_bits(t) <= 32); }
@@ -306,41 +399,50 @@ static int slice_sort(rjob *j, int nt, int tid) {
   int v = w == 32 ? radix_ko32(j, nt, tid) : w == 64 ? radix_ko64(j, nt, tid) : R_MERGED;
   if (v != R_MERGED) return v;
   bool narrow = narrow_keys(j->t);
+  if (tid == 0) memset(j->next, 0, sizeof j->next); /* everyone is past the keys-only sort */
+  BARRIER(nt);
   v = narrow ? radix_it32(j, nt, tid) : radix_it64(j, nt, tid);
   if (v != R_OK) return v;
-  BARRIER(nt); /* j->res is set */
   int64_t st = j->st, base = j->base, lo = j->n * tid / nt, hi = j->n * (tid + 1) / nt;
   if (narrow) {
-    const item32 *r = j->res;
-    PERMUTE(r[i].idx);
+    const uint32_t *r = j->perm;
+    PERMUTE(r[i]);
   } else {
-    const item64 *r = j->res;
-    PERMUTE(r[i].idx);
+    const uint64_t *r = j->perm;
+    PERMUTE(r[i]);
   }
   return R_OK;
 }
 
-/* Scratch of one slice's sort with nt threads: two item arrays, counters, offsets. */
-static size_t job_bytes(int64_t len, size_t item, int nt) {
-  size_t items = ((size_t)len * item + 63) & ~(size_t)63;
-  return 2 * items + (size_t)nt * (MAX_NP + 1) * NB * sizeof(uint32_t);
+static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
+/* Scratch of one slice's sort with nt threads: two item arrays, the
+ * permutation, chunk and bucket counters, bucket starts and tasks. */
+static size_t job_bytes(int64_t len, size_t item, int nt, int64_t nc) {
+  return 2 * align64((size_t)len * item) + align64((size_t)len * item / 2) +
+         ((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t) + 64;
 }
 
 static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
-                     int64_t q, uint8_t *mem, size_t item, int nt) {
+                     int64_t q, uint8_t *mem, size_t item, int nt, int64_t nc) {
   int64_t len = p->len, st = p->stride;
-  size_t items = ((size_t)len * item + 63) & ~(size_t)63;
   shl_dtype t = in[0]->dtype;
   bool fl = dtype_is_float(t), sgn = dtype_class(t) == DTC_SINT;
   uint64_t sign = keys_only_width(t) == 32 ? 1ull << 31 : 1ull << 63;
   *j = (rjob){.p = p, .t = t, .n_ops = n_ops, .in = in, .out = out, .base = q / st * len * st + q % st, .n = len,
-              .st = st, .flip = p->desc ? ~0ull : 0};
+              .st = st, .flip = p->desc ? ~0ull : 0, .nc = nc};
   j->fmask = fl ? sign - 1 : 0;
   j->xc = (fl || sgn ? sign : 0) ^ j->flip;
   j->buf[0] = mem;
-  j->buf[1] = mem + items;
-  j->cnt = (uint32_t *)(mem + 2 * items);
-  j->off = j->cnt + (size_t)nt * MAX_NP * NB;
+  mem += align64((size_t)len * item);
+  j->buf[1] = mem;
+  mem += align64((size_t)len * item);
+  j->perm = mem;
+  mem += align64((size_t)len * item / 2);
+  j->cnt = (uint32_t *)mem;
+  j->bcnt = j->cnt + (size_t)nc * NB;
+  j->bstart = j->bcnt + (size_t)nt * MAX_BP * NB;
+  j->tasks = j->bstart + NB + 1;
 }
 
 shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
@@ -354,7 +456,8 @@ shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, 
   int nt_out = !wide && ns > 1 && ns * len >= (1 << 15) ? maxt : 1;
   if (nt_out > ns) nt_out = (int)ns;
   size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
-  size_t per = job_bytes(len, item, nt_in), need = per * (size_t)nt_out;
+  int64_t nc = wide ? 4 * nt_in : 1;
+  size_t per = job_bytes(len, item, nt_in, nc), need = per * (size_t)nt_out;
   sort_cache *c = p->cache;
   uint8_t *scratch = c->mem && c->size >= need ? c->mem : exec_malloc(need);
   if (!scratch) return st_oom();
@@ -365,7 +468,7 @@ shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, 
     for (int64_t q = 0; q < ns; q++) {
       rjob j;
       int v = R_OK;
-      job_init(&j, p, n_ops, in, out, q, scratch, item, nt_in);
+      job_init(&j, p, n_ops, in, out, q, scratch, item, nt_in, nc);
 #pragma omp parallel num_threads(nt_in)
       {
         int r = slice_sort(&j, omp_get_num_threads(), omp_get_thread_num());
@@ -378,7 +481,7 @@ shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, 
 #pragma omp parallel for schedule(dynamic) num_threads(nt_out) if (nt_out > 1)
     for (int64_t q = 0; q < ns; q++) {
       rjob j;
-      job_init(&j, p, n_ops, in, out, q, scratch + per * (size_t)omp_get_thread_num(), item, 1);
+      job_init(&j, p, n_ops, in, out, q, scratch + per * (size_t)omp_get_thread_num(), item, 1, 1);
       if (slice_sort(&j, 1, 0) == R_NAN) {
         int64_t k;
 #pragma omp atomic capture
