@@ -1,17 +1,16 @@
-/* The stable LSD radix sort behind stablehlo.sort's recognised comparators.
+/* The stable radix sort behind stablehlo.sort's recognised comparators.
  *
  * Keys are unsigned integers whose order is the comparator's: a single
  * f32/i32/ui32 or f64/i64/ui64 operand sorts its keys alone (a key maps
- * back to its value), anything else sorts (key, index) items and then
- * permutes every operand.  11-bit digits; digits that every key shares are
- * skipped.  The first pass reads the operand and the last one writes the
- * result directly, so a 32-bit sort makes one counting read and three
- * scatters.
+ * back to its value, branch-free both ways), anything else sorts (key,
+ * index) items and then permutes every operand.  A slice is counted once,
+ * scattered once by its top digit (MSD), and each bucket is then sorted
+ * by its lower digits (LSD) while it is in cache; the first pass reads the
+ * operand and the last one writes the result.
  *
- * A large slice is sorted by all threads together: each owns a contiguous
- * chunk, counts its digits, and scatters behind the chunks before it
- * (bucket offsets = the keys of smaller digits + the same digit in earlier
- * chunks), which keeps the sort stable.  Small slices go one per thread. */
+ * A large slice is sorted by all threads together (counts per chunk, so
+ * that a chunk's keys land behind those of earlier chunks: stable); small
+ * slices go one per thread. */
 #include <omp.h>
 #include <stdlib.h>
 
@@ -152,12 +151,12 @@ static int it_verdict(const rjob *j, uint32_t fl) { return fl ? R_NAN : R_OK; }
 
 /* ---- the sort ----
  *
- * One slice: (1) count every digit of the keys, chunk by chunk; (2)
- * scatter by the highest digit that differs between keys (chunks in order
- * and each chunk in order: stable); (3) sort each bucket by its lower
- * digits, LSD, while it sits in cache.  Threads take chunks and buckets as
- * they come free, so a descheduled thread delays the others only by what
- * it holds. */
+ * One slice: (1) count the top digit of the keys, chunk by chunk, noting
+ * the key range; (2) scatter by the top digit (chunks in order and each
+ * chunk in order: stable), whose 11 bits end at the highest bit where keys
+ * differ; (3) sort each bucket by its lower digits, LSD, while it sits in
+ * cache.  Threads take chunks and buckets as they come free, so a
+ * descheduled thread delays the others only by what it holds. */
 
 /* The next unclaimed task of counter q. */
 static int64_t next_task(rjob *j, int q) {
