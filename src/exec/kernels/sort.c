@@ -3,11 +3,11 @@
  * sort: comparators that order by a key of operand 0 -- `compare LT/GT` of
  * the first pair of arguments (integers; floats with TOTALORDER or FLOAT),
  * optionally after JAX's canonicalization (-0 -> +0, every NaN -> one NaN)
- * -- sort by an unsigned key whose order is the comparator's, with a stable
- * LSD radix sort: a single 32/64-bit operand as keys alone (mapped back to
- * values afterwards), otherwise as (key, index) pairs that then permute
- * every operand.  FLOAT comparisons order NaN with nothing, so slices
- * holding a NaN fall back.
+ * -- sort by an unsigned key whose order is the comparator's, with the
+ * stable radix sort of sort_radix.c: a single 32/64-bit operand as keys
+ * alone (mapped back to values afterwards), otherwise as (key, index) pairs
+ * that then permute every operand.  FLOAT comparisons order NaN with
+ * nothing, so slices holding a NaN fall back.
  * Any other comparator runs through exec_region inside a stable merge sort
  * of index permutations.  Both are stable whether or not is_stable is set. */
 #include <stdlib.h>
