@@ -3,40 +3,17 @@
  * sort: comparators that order by a key of operand 0 -- `compare LT/GT` of
  * the first pair of arguments (integers; floats with TOTALORDER or FLOAT),
  * optionally after JAX's canonicalization (-0 -> +0, every NaN -> one NaN)
- * -- sort by an unsigned key whose order is the comparator's, with a stable
- * LSD radix sort: a single 32/64-bit operand as keys alone (mapped back to
- * values afterwards), otherwise as (key, index) pairs that then permute
- * every operand.  FLOAT comparisons order NaN with nothing, so slices
- * holding a NaN fall back.
+ * -- sort by an unsigned key whose order is the comparator's, with the
+ * stable radix sort of sort_radix.c: a single 32/64-bit operand as keys
+ * alone (mapped back to values afterwards), otherwise as (key, index) pairs
+ * that then permute every operand.  FLOAT comparisons order NaN with
+ * nothing, so slices holding a NaN fall back.
  * Any other comparator runs through exec_region inside a stable merge sort
  * of index permutations.  Both are stable whether or not is_stable is set. */
-#include <omp.h>
 #include <stdlib.h>
 
 #include "kutil.h"
-
-typedef struct {
-  int64_t len, stride, n_slices; /* sorted dimension size, its stride, slices */
-  bool keyed;                    /* the radix path applies */
-  bool desc;                     /* GT: descending keys */
-  bool is_float, canon_nan;      /* canon_nan: NaNs compare as nan_bits (f64) */
-  bool nan_fallback;             /* FLOAT compare: a slice with a NaN runs the comparator */
-  uint64_t nan_bits;
-  struct sort_cache *cache;      /* radix scratch kept across runs */
-} sort_params;
-
-/* The radix sort's scratch, kept from run to run (fresh memory costs page
- * faults): taken while a run uses it, so a re-entered sort allocates its own. */
-typedef struct sort_cache {
-  void *mem;
-  size_t size;
-} sort_cache;
-
-static void cache_release(void *arg) {
-  sort_cache *c = arg;
-  free(c->mem);
-  c->mem = NULL;
-}
+#include "sort.h"
 
 /* ---- recognising the comparator ---- */
 
@@ -154,6 +131,13 @@ static void sort_recognise(const shl_region *r, sort_params *p) {
   }
 }
 
+/* The radix scratch kept across runs is freed with the plan. */
+static void cache_release(void *arg) {
+  sort_cache *c = arg;
+  free(c->mem);
+  c->mem = NULL;
+}
+
 static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (!op->n_operands || op->n_results != op->n_operands || op->n_regions != 1)
     return op_error(op, SHLOC_ERR_VERIFY, "expects N operands, N results and a comparator");
@@ -186,211 +170,19 @@ static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   return NULL;
 }
 
-/* ---- keys and the radix sort ---- */
-
-typedef struct {
-  uint32_t key, idx;
-} item32;
-
-typedef struct {
-  uint64_t key;
-  uint64_t idx;
-} item64;
-
-/* Unsigned keys in the comparator's order (before the direction).  Floats:
- * sign-magnitude bits turned into a monotone unsigned order; zeros are
- * equal unless the comparison is TOTALORDER on raw values.  *nan is set
- * when a NaN is seen and NaNs cannot be keyed. */
-static inline uint32_t key_f32(const sort_params *p, uint32_t b, bool *nan) {
-  if ((b & 0x7FFFFFFFu) > 0x7F800000u) {
-    if (p->nan_fallback) *nan = true;
-    else if (p->canon_nan) b = (uint32_t)(p->nan_bits >> 63) << 31 | 0x7FC00000u;
-  } else if (!(b & 0x7FFFFFFFu) && (p->nan_fallback || p->canon_nan)) {
-    b = 0;
-  }
-  return b >> 31 ? ~b : b | 0x80000000u;
-}
-
-static inline uint64_t key_f64bits(const sort_params *p, uint64_t b, bool *nan) {
-  if ((b & ~(1ull << 63)) > 0x7FF0000000000000ull) {
-    if (p->nan_fallback) *nan = true;
-    else if (p->canon_nan) b = p->nan_bits;
-  } else if (!(b & ~(1ull << 63)) && (p->nan_fallback || p->canon_nan)) {
-    b = 0;
-  }
-  return b >> 63 ? ~b : b | (1ull << 63);
-}
-
-/* Keys of one slice: 32-bit for f32 and integers up to 32 bits. */
-static bool narrow_keys(shl_dtype t) { return t == DT_F32 || t == DT_I1 || (ku_plain_int(t) && dtype_bits(t) <= 32); }
-
-static void keys32(const sort_params *p, shl_dtype t, const uint8_t *src, int64_t base, item32 *it, bool *nan) {
-  int64_t len = p->len, st = p->stride;
-  uint32_t flip = p->desc ? ~0u : 0;
-  if (t == DT_F32) {
-    const uint32_t *s = (const uint32_t *)src + base;
-    for (int64_t i = 0; i < len; i++) it[i] = (item32){key_f32(p, s[i * st], nan) ^ flip, (uint32_t)i};
-    return;
-  }
-  size_t sz = dtype_bytes(t);
-  bool sgn = dtype_class(t) == DTC_SINT;
-  for (int64_t i = 0; i < len; i++) {
-    int64_t v = int_load(t, src + (size_t)(base + i * st) * sz);
-    uint32_t k = t == DT_I1 ? (uint32_t)(v != 0) : sgn ? (uint32_t)v ^ 0x80000000u : (uint32_t)v;
-    it[i] = (item32){k ^ flip, (uint32_t)i};
-  }
-}
-
-static void keys64(const sort_params *p, shl_dtype t, const uint8_t *src, int64_t base, item64 *it, bool *nan) {
-  int64_t len = p->len, st = p->stride;
-  uint64_t flip = p->desc ? ~0ull : 0;
-  size_t sz = dtype_bytes(t);
-  for (int64_t i = 0; i < len; i++) {
-    const uint8_t *e = src + (size_t)(base + i * st) * sz;
-    uint64_t k;
-    if (p->is_float) k = key_f64bits(p, fp_f64_bits(fp_to_f64(t, fp_load(t, e))), nan);
-    else if (dtype_class(t) == DTC_SINT) k = (uint64_t)int_load(t, e) ^ (1ull << 63);
-    else k = (uint64_t)int_load(t, e);
-    it[i] = (item64){k ^ flip, (uint64_t)i};
-  }
-}
-
-/* Stable LSD radix sort of a[0..n) by KEY(item), 11-bit digits, skipping
- * digits that all keys share; t is scratch of n, cnt of NP << 11 counters
- * (n < 2^32).  Returns where the result is (a or t). */
-#define DEF_RADIX(NAME, ITEM, KEY, KBITS)                                             \
-  static ITEM *NAME(ITEM *a, ITEM *t, int64_t n, uint32_t *cnt) {                      \
-    enum { D = 11, NB = 1 << D, NP = (KBITS + D - 1) / D };                            \
-    if (n <= 32) {                                                                    \
-      for (int64_t i = 1; i < n; i++) {                                               \
-        ITEM x = a[i];                                                                \
-        int64_t j = i;                                                                \
-        for (; j > 0 && KEY(a[j - 1]) > KEY(x); j--) a[j] = a[j - 1];                 \
-        a[j] = x;                                                                     \
-      }                                                                               \
-      return a;                                                                       \
-    }                                                                                 \
-    memset(cnt, 0, sizeof(uint32_t) * NP * NB);                                       \
-    for (int64_t i = 0; i < n; i++) {                                                 \
-      uint64_t k = KEY(a[i]);                                                         \
-      _Pragma("GCC unroll 8") for (int d = 0; d < NP; d++) cnt[d * NB + ((k >> (d * D)) & (NB - 1))]++; \
-    }                                                                                 \
-    for (int d = 0; d < NP; d++) {                                                    \
-      uint32_t *c = cnt + d * NB, sum = 0;                                            \
-      int sh = d * D;                                                                 \
-      if (c[(KEY(a[0]) >> sh) & (NB - 1)] == n) continue;                             \
-      for (int b = 0; b < NB; b++) {                                                  \
-        uint32_t v = c[b];                                                            \
-        c[b] = sum;                                                                   \
-        sum += v;                                                                     \
-      }                                                                               \
-      for (int64_t i = 0; i < n; i++) t[c[(KEY(a[i]) >> sh) & (NB - 1)]++] = a[i];    \
-      ITEM *s = a;                                                                    \
-      a = t;                                                                          \
-      t = s;                                                                          \
-    }                                                                                 \
-    return a;                                                                         \
-  }
-
-#define ITEM_KEY(x) ((x).key)
-#define SELF_KEY(x) (x)
-DEF_RADIX(radix32, item32, ITEM_KEY, 32)
-DEF_RADIX(radix64, item64, ITEM_KEY, 64)
-DEF_RADIX(radix_k32, uint32_t, SELF_KEY, 32)
-DEF_RADIX(radix_k64, uint64_t, SELF_KEY, 64)
-
-/* Single operands of 32/64-bit element types whose keys map back to the
- * values sort the keys alone.  Float keys do not map back when zeros or
- * NaNs were merged (a -0 or a NaN present); *merged then says so. */
-#define DEF_KEYS_ONLY(NAME, KT, RADIX, FBITS, SIGN)                                                   \
-  static void NAME(const sort_params *p, shl_dtype t, const KT *src, KT *dst, int64_t st, KT *a,       \
-                   uint32_t *cnt, bool *merged, bool *nan) {                                           \
-    int64_t len = p->len;                                                                            \
-    KT flip = p->desc ? (KT)~(KT)0 : 0, sign = (KT)1 << SIGN;                                         \
-    bool fl = dtype_is_float(t), merge = fl && (p->nan_fallback || p->canon_nan);                     \
-    bool sgn = dtype_class(t) == DTC_SINT;                                                           \
-    for (int64_t i = 0; i < len; i++) {                                                              \
-      KT b = src[i * st];                                                                            \
-      if (merge && (b == sign || (b & ~sign) > FBITS)) *merged = true;                               \
-      if (fl && p->nan_fallback && (b & ~sign) > FBITS) *nan = true;                                  \
-      a[i] = (fl ? (b & sign ? (KT)~b : b | sign) : sgn ? b ^ sign : b) ^ flip;                       \
-    }                                                                                                \
-    if (*merged || *nan) return;                                                                     \
-    KT *r = RADIX(a, a + len, len, cnt);                                                             \
-    for (int64_t i = 0; i < len; i++) {                                                              \
-      KT k = r[i] ^ flip;                                                                            \
-      dst[i * st] = fl ? (k & sign ? k & ~sign : (KT)~k) : sgn ? k ^ sign : k;                        \
-    }                                                                                                \
-  }
-
-DEF_KEYS_ONLY(keys_only32, uint32_t, radix_k32, 0x7F800000u, 31)
-DEF_KEYS_ONLY(keys_only64, uint64_t, radix_k64, 0x7FF0000000000000ull, 63)
-
-static int keys_only_width(shl_dtype t) {
-  switch (t) {
-    case DT_F32:
-    case DT_I32:
-    case DT_UI32: return 32;
-    case DT_F64:
-    case DT_I64:
-    case DT_UI64: return 64;
-    default: return 0;
-  }
-}
-
-enum { RADIX_COUNTS = 6 << 11 }; /* digits x buckets of the 64-bit sort */
-
-/* out[k][base + i*stride] = in[k][base + idx(i)*stride] for every operand. */
-#define PERMUTE(IDX)                                                                                   \
-  do {                                                                                                 \
-    for (uint32_t k = 0; k < n_ops; k++) {                                                             \
-      size_t sz = dtype_bytes(in[k]->dtype);                                                           \
-      const uint8_t *s = in[k]->data;                                                                  \
-      uint8_t *d = out[k]->data;                                                                       \
-      if (sz == 4 && st == 1) {                                                                        \
-        const uint32_t *s4 = (const uint32_t *)s + base;                                               \
-        uint32_t *d4 = (uint32_t *)d + base;                                                           \
-        for (int64_t i = 0; i < len; i++) d4[i] = s4[IDX];                                             \
-      } else {                                                                                         \
-        for (int64_t i = 0; i < len; i++)                                                              \
-          memcpy(d + (size_t)(base + i * st) * sz, s + (size_t)(base + (int64_t)(IDX) * st) * sz, sz); \
-      }                                                                                                \
-    }                                                                                                  \
-  } while (0)
-
-/* Sorts one slice by key; false (nothing written) when it holds a NaN that
- * the comparator cannot key. */
-static bool keyed_slice(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out, int64_t base,
-                        void *scratch, uint32_t *cnt) {
-  shl_dtype t = in[0]->dtype;
-  int64_t len = p->len, st = p->stride;
-  bool nan = false, merged = false;
-  int w = n_ops == 1 ? keys_only_width(t) : 0;
-  if (w == 32)
-    keys_only32(p, t, (const uint32_t *)in[0]->data + base, (uint32_t *)out[0]->data + base, st, scratch, cnt, &merged,
-                &nan);
-  else if (w == 64)
-    keys_only64(p, t, (const uint64_t *)in[0]->data + base, (uint64_t *)out[0]->data + base, st, scratch, cnt, &merged,
-                &nan);
-  if (nan) return false;
-  if (w && !merged) return true;
-  if (narrow_keys(t)) {
-    item32 *a = scratch, *r;
-    keys32(p, t, in[0]->data, base, a, &nan);
-    if (nan) return false;
-    r = radix32(a, a + len, len, cnt);
-    PERMUTE(r[i].idx);
-  } else {
-    item64 *a = scratch, *r;
-    keys64(p, t, in[0]->data, base, a, &nan);
-    if (nan) return false;
-    r = radix64(a, a + len, len, cnt);
-    PERMUTE(r[i].idx);
-  }
-  return true;
-}
-
 /* ---- the general path ---- */
+
+/* out[k][base + i*stride] = in[k][base + perm[i]*stride] for every operand. */
+static void permute(uint32_t n_ops, shl_buf *const *in, shl_buf *const *out, int64_t base, int64_t len, int64_t st,
+                    const int64_t *perm) {
+  for (uint32_t k = 0; k < n_ops; k++) {
+    size_t sz = dtype_bytes(in[k]->dtype);
+    const uint8_t *s = in[k]->data;
+    uint8_t *d = out[k]->data;
+    for (int64_t i = 0; i < len; i++)
+      memcpy(d + (size_t)(base + i * st) * sz, s + (size_t)(base + perm[i] * st) * sz, sz);
+  }
+}
 
 typedef struct {
   exec_ctx *ec;
@@ -451,7 +243,7 @@ static shl_status general_slices(exec_ctx *ec, const plan_op *po, shl_buf *const
     c.base = base;
     for (int64_t i = 0; i < len; i++) perm[i] = i;
     st_ = merge_sort(&c, perm, perm + len, len);
-    if (!st_) PERMUTE(perm[i]);
+    if (!st_) permute(n_ops, in, out, base, len, st, perm);
   }
   if (fn_ready) ku_scalar_fn_free(&c.f);
   free(perm);
@@ -463,38 +255,10 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   const sort_params *p = po->params;
   if (!p->n_slices || !p->len) return NULL;
   if (!p->keyed) return general_slices(ec, po, in, out, NULL, p->n_slices);
-  uint32_t n_ops = po->op->n_operands;
-  int64_t len = p->len, st = p->stride;
-  int nt = p->n_slices > 1 && p->n_slices * len >= (1 << 15) ? omp_get_max_threads() : 1;
-  if (nt > p->n_slices) nt = (int)p->n_slices;
-  size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
-  size_t per = (size_t)len * 2 * item + RADIX_COUNTS * sizeof(uint32_t);
-  sort_cache *c = p->cache;
-  uint8_t *scratch = c->mem && c->size >= per * (size_t)nt ? c->mem : exec_malloc(per * (size_t)nt);
-  if (scratch == c->mem) c->mem = NULL;
   int64_t *nan_slices = malloc((size_t)p->n_slices * sizeof *nan_slices), n_nan = 0;
-  shl_status s = scratch && nan_slices ? NULL : st_oom();
-  if (!s) {
-#pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
-    for (int64_t q = 0; q < p->n_slices; q++) {
-      uint8_t *mine = scratch + per * (size_t)omp_get_thread_num();
-      uint32_t *cnt = (uint32_t *)(mine + (size_t)len * 2 * item);
-      if (!keyed_slice(p, n_ops, in, out, q / st * len * st + q % st, mine, cnt)) {
-        int64_t j;
-#pragma omp atomic capture
-        j = n_nan++;
-        nan_slices[j] = q;
-      }
-    }
-  }
+  if (!nan_slices) return st_oom();
+  shl_status s = sort_keyed(p, po->op->n_operands, in, out, nan_slices, &n_nan);
   if (!s && n_nan) s = general_slices(ec, po, in, out, nan_slices, n_nan);
-  if (scratch && (!c->mem || c->size < per * (size_t)nt)) {
-    free(c->mem);
-    c->mem = scratch;
-    c->size = per * (size_t)nt;
-  } else {
-    free(scratch);
-  }
   free(nan_slices);
   return s;
 }
