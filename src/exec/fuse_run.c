@@ -296,19 +296,37 @@ static bool prog_overlaps(const frun *f) {
   return false;
 }
 
+static shl_status run_prog(const frun *f) {
+  const fused_params *fp = f->fp;
+  int64_t blocks = (fp->n + 63) / 64;
+  int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
+  if (nt > blocks) nt = blocks > 1 ? (int)blocks : 1;
+  uint8_t *mem = scratch(fp, nt);
+  if (!mem) return st_oom();
+  if (nt == 1) {
+    work_prog(f, mem, 0, 1);
+    return NULL;
+  }
+#pragma omp parallel num_threads(nt)
+  {
+    int t = omp_get_thread_num();
+    work_prog(f, mem + (size_t)t * fp->scratch, t, omp_get_num_threads());
+  }
+  return NULL;
+}
+
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)ec;
   const fused_params *fp = po->params;
   frun f = {fp, in, out};
-  bool split = fp->rows == 1 && fp->n_passes == 1, prog = fp->prog.n_ins && !prog_overlaps(&f);
-  int64_t units = prog ? fp->n / 64
-                  : split        ? (fp->chunk ? fp->n / fp->chunk : 0)
-                                 : (fp->rows + fp->block_rows - 1) / fp->block_rows;
+  if (fp->prog.n_ins && !prog_overlaps(&f)) return run_prog(&f);
+  bool split = fp->rows == 1 && fp->n_passes == 1;
+  int64_t units = split ? (fp->chunk ? fp->n / fp->chunk : 0) : (fp->rows + fp->block_rows - 1) / fp->block_rows;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
   if (nt > units) nt = units > 1 ? (int)units : 1;
   uint8_t *mem = scratch(fp, nt);
   if (!mem) return st_oom();
-  void (*work)(const frun *, uint8_t *, int, int) = prog ? work_prog : split ? work_split : work_rows;
+  void (*work)(const frun *, uint8_t *, int, int) = split ? work_split : work_rows;
   if (nt == 1) {
     work(&f, mem, 0, 1);
   } else {
