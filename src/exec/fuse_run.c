@@ -250,14 +250,15 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   }
 }
 
-/* A register program over this thread's share of whole blocks of 64
- * elements; broadcasting leaves are gathered a chunk at a time into their
+/* A register program over this thread's share of whole blocks of
+ * EWP_BLOCK elements; broadcasting leaves are gathered a chunk at a time into their
  * tiles, other groups run in one call. */
 static void work_prog(const frun *f, uint8_t *scr, int t, int nt) {
   const fused_params *fp = f->fp;
   const float *src[FUSE_PROG_MAX_IO];
   float *dst[FUSE_PROG_MAX_IO];
-  int64_t blocks = (fp->n + 63) / 64, e0 = blocks * t / nt * 64, e1 = blocks * (t + 1) / nt * 64;
+  int64_t blocks = (fp->n + EWP_BLOCK - 1) / EWP_BLOCK;
+  int64_t e0 = blocks * t / nt * EWP_BLOCK, e1 = blocks * (t + 1) / nt * EWP_BLOCK;
   if (e1 > fp->n) e1 = fp->n;
   bool gathers = false;
   for (uint32_t a = 0; a < fp->n_src; a++) gathers |= fp->nodes[fp->src_node[a]].loc == LOC_FILL;
@@ -298,7 +299,7 @@ static bool prog_overlaps(const frun *f) {
 
 static shl_status run_prog(const frun *f) {
   const fused_params *fp = f->fp;
-  int64_t blocks = (fp->n + 63) / 64;
+  int64_t blocks = (fp->n + EWP_BLOCK - 1) / EWP_BLOCK;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
   if (nt > blocks) nt = blocks > 1 ? (int)blocks : 1;
   uint8_t *mem = scratch(fp, nt);

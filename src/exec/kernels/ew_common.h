@@ -111,7 +111,7 @@ typedef enum {
   EWP_NONE
 } ew_prog_code;
 
-enum { EWP_MAX_REGS = 32 };
+enum { EWP_MAX_REGS = 32, EWP_BLOCK = 128 }; /* registers; elements evaluated together */
 enum { EWP_SRC = 1, EWP_SWAP = 2 }; /* flags: the operand is src[a][i] (else r[a]); operand op acc */
 
 typedef struct {

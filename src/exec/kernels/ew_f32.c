@@ -388,23 +388,25 @@ ew_prog_code ew_prog_code_of(shl_opid id) {
   }
 }
 
-/* Elements per block: the accumulator is four vectors, a0..a3 (named, so
+/* Elements per block: the accumulator is eight vectors, a0..a7 (named, so
  * that they stay in registers), which also gives the arithmetic of one op
- * four independent chains. */
-enum { PROG_BLOCK = 64 };
+ * eight independent chains and spreads the dispatch over them. */
+enum { PROG_V = EWP_BLOCK / 16 };
 enum { PROG_AHEAD = 1024 }; /* elements prefetched ahead */
+
+/* S(j, X) for each vector j of a block. */
+#define EACH(S, X) S(0, X) S(1, X) S(2, X) S(3, X) S(4, X) S(5, X) S(6, X) S(7, X)
 
 #define P_NEG(x) (-(x))
 #define P_ABS(x) ((vf32)((vi32)(x) & 0x7fffffff))
+#define P_SQUARE(x) ((x) * (x))
+#define P_ADD(x, y) ((x) + (y))
+#define P_SUB(x, y) ((x) - (y))
+#define P_MUL(x, y) ((x) * (y))
+#define P_DIV(x, y) ((x) / (y))
 
-#define EACH4(S) S(0) S(1) S(2) S(3)
-
-/* Whether |x| <= 87 in every lane of a0..a3 (not NaN): the bits of |x|
- * minus those of 87.0f plus one are negative.  Arithmetic rather than
- * comparisons, which GCC 12 turns into lane-by-lane code here. */
-EW_INLINE bool prog_within87(vf32 a0, vf32 a1, vf32 a2, vf32 a3) {
-  vi32 m = ((vi32)P_ABS(a0) - 0x42ae0001) & ((vi32)P_ABS(a1) - 0x42ae0001) & ((vi32)P_ABS(a2) - 0x42ae0001) &
-           ((vi32)P_ABS(a3) - 0x42ae0001);
+/* Whether every lane of m is negative. */
+EW_INLINE bool vall_negative(vi32 m) {
   m &= __builtin_shuffle(m, (vi32){8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7});
   m &= __builtin_shuffle(m, (vi32){4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11});
   m &= __builtin_shuffle(m, (vi32){2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13});
@@ -412,42 +414,49 @@ EW_INLINE bool prog_within87(vf32 a0, vf32 a1, vf32 a2, vf32 a3) {
   return m[0] < 0;
 }
 
-#define P_SQUARE(x) ((x) * (x))
-#define P_ADD(x, y) ((x) + (y))
-#define P_SUB(x, y) ((x) - (y))
-#define P_MUL(x, y) ((x) * (y))
-#define P_DIV(x, y) ((x) / (y))
+/* & (negative where |a_j| <= 87, NaN excluded): the bits of |x| minus
+ * those of 87.0f plus one.  Arithmetic rather than comparisons, which GCC
+ * 12 turns into lane-by-lane code here. */
+#define BELOW87(j, X) &((vi32)P_ABS(a##j) - 0x42ae0001)
 
 /* Where the operand of `in` for the block at i is; a source's partial last
- * block (m < PROG_BLOCK) is read through zero-padded tmp. */
-EW_INLINE const float *prog_operand(const ew_prog_ins *in, const vf32 (*r)[4], const float *const *src, int64_t i,
+ * block (m < EWP_BLOCK) is read through zero-padded tmp. */
+EW_INLINE const float *prog_operand(const ew_prog_ins *in, const vf32 (*r)[PROG_V], const float *const *src, int64_t i,
                                     int64_t m, float *tmp) {
   if (!(in->flags & EWP_SRC)) return (const float *)r[in->a];
-  if (m == PROG_BLOCK) return src[in->a] + i;
-  memset(tmp, 0, PROG_BLOCK * sizeof(float));
+  if (m == EWP_BLOCK) return src[in->a] + i;
+  memset(tmp, 0, EWP_BLOCK * sizeof(float));
   memcpy(tmp, src[in->a] + i, (size_t)m * sizeof(float));
   return tmp;
 }
 
-#define LD(j) memcpy(&o##j, p + 16 * j, sizeof(vf32));
-#define ST(j) memcpy(q + 16 * j, &a##j, sizeof(vf32));
-#define ALL1(F) a0 = F(a0), a1 = F(a1), a2 = F(a2), a3 = F(a3)
-#define ALL2(F)                                                                               \
-  do {                                                                                        \
-    vf32 o0, o1, o2, o3;                                                                      \
-    const float *p = prog_operand(in, r, src, i, m, tmp);                                     \
-    EACH4(LD)                                                                                 \
-    if (in->flags & EWP_SWAP)                                                                 \
-      a0 = F(o0, a0), a1 = F(o1, a1), a2 = F(o2, a2), a3 = F(o3, a3);                         \
-    else                                                                                      \
-      a0 = F(a0, o0), a1 = F(a1, o1), a2 = F(a2, o2), a3 = F(a3, o3);                         \
+#define DECL(j, X) vf32 X##j;
+#define DECL0(j, X) vf32 X##j = {0};
+#define LD(j, X) memcpy(&o##j, p + 16 * j, sizeof(vf32));
+#define ST(j, X) memcpy(q + 16 * j, &a##j, sizeof(vf32));
+#define MOV(j, X) a##j = o##j;
+#define PUT(j, X) r[in->dst][j] = a##j;
+#define VMAP1(j, F) a##j = F(a##j);
+#define VMAP2(j, F) a##j = F(a##j, o##j);
+#define VMAP2S(j, F) a##j = F(o##j, a##j);
+#define ALL1(F) EACH(VMAP1, F)
+#define ALL2(F)                                             \
+  do {                                                      \
+    EACH(DECL, o)                                           \
+    const float *p = prog_operand(in, r, src, i, m, tmp);   \
+    EACH(LD, )                                              \
+    if (in->flags & EWP_SWAP) {                             \
+      EACH(VMAP2S, F)                                       \
+    } else {                                                \
+      EACH(VMAP2, F)                                        \
+    }                                                       \
   } while (0)
 
-/* Elements [i, i + m) of a block, m <= PROG_BLOCK (lanes past m compute on zeros). */
-EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[4], const float *const *src,
+/* Elements [i, i + m) of a block, m <= EWP_BLOCK (lanes past m compute on zeros). */
+EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[PROG_V], const float *const *src,
                           float *const *dst, int64_t i, int64_t m, int64_t n) {
-  vf32 a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
-  float tmp[PROG_BLOCK];
+  EACH(DECL0, a)
+  float tmp[EWP_BLOCK];
   for (uint32_t k = 0; k < n_ins; k++) {
     const ew_prog_ins *in = &ins[k];
     switch (in->code) {
@@ -455,25 +464,25 @@ EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[4], 
         /* The block's arithmetic is long enough that the out-of-order
          * window does not reach the next block's loads: request them early. */
         if ((in->flags & EWP_SRC) && i + PROG_AHEAD < n)
-          for (int l = 0; l < 4; l++) __builtin_prefetch(src[in->a] + i + PROG_AHEAD + 16 * l, 0, 3);
-        vf32 o0, o1, o2, o3;
-        const float *p = prog_operand(in, (const vf32(*)[4])r, src, i, m, tmp);
-        EACH4(LD)
-        a0 = o0, a1 = o1, a2 = o2, a3 = o3;
+          for (int l = 0; l < PROG_V; l++) __builtin_prefetch(src[in->a] + i + PROG_AHEAD + 16 * l, 0, 3);
+        EACH(DECL, o)
+        const float *p = prog_operand(in, (const vf32(*)[PROG_V])r, src, i, m, tmp);
+        EACH(LD, )
+        EACH(MOV, )
         break;
       }
       case EWP_PUT:
-        r[in->dst][0] = a0, r[in->dst][1] = a1, r[in->dst][2] = a2, r[in->dst][3] = a3;
+        EACH(PUT, )
         break;
       case EWP_STORE: {
         float *q = dst[in->dst] + i;
         if (i + PROG_AHEAD < n)
-          for (int l = 0; l < 4; l++) __builtin_prefetch(q + PROG_AHEAD + 16 * l, 1, 3);
-        if (m == PROG_BLOCK) {
-          EACH4(ST)
+          for (int l = 0; l < PROG_V; l++) __builtin_prefetch(q + PROG_AHEAD + 16 * l, 1, 3);
+        if (m == EWP_BLOCK) {
+          EACH(ST, )
         } else {
           q = tmp;
-          EACH4(ST)
+          EACH(ST, )
           memcpy(dst[in->dst] + i, tmp, (size_t)m * sizeof(float));
         }
         break;
@@ -481,15 +490,15 @@ EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[4], 
       case EWP_NEG: ALL1(P_NEG); break;
       case EWP_ABS: ALL1(P_ABS); break;
       case EWP_SQUARE: ALL1(P_SQUARE); break;
-      case EWP_EXP: {
+      case EWP_EXP:
         /* as ew_f32_unary, vexp only where a lane is beyond +-87 (the
          * two agree elsewhere) */
-        if (!prog_within87(a0, a1, a2, a3))
-          ALL1(vexp);
-        else
+        if (vall_negative(((vi32){0} - 1) EACH(BELOW87, ))) {
           ALL1(vexp_normal);
+        } else {
+          ALL1(vexp);
+        }
         break;
-      }
       case EWP_LOGISTIC: ALL1(vlogistic); break;
       case EWP_TANH: ALL1(vtanh); break;
       case EWP_ADD: ALL2(P_ADD); break;
@@ -503,14 +512,14 @@ EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[4], 
 }
 
 EW_CLONES void ew_prog_run(const ew_prog *p, const float *const *src, float *const *dst, int64_t n) {
-  vf32 r[EWP_MAX_REGS][4];
+  vf32 r[EWP_MAX_REGS][PROG_V];
   uint32_t k = 0;
   for (; k < p->n_ins && p->ins[k].code == EWP_CONST; k++)
-    for (int v = 0; v < 4; v++) r[p->ins[k].dst][v] = VSPLAT(src[p->ins[k].a][0]);
+    for (int v = 0; v < PROG_V; v++) r[p->ins[k].dst][v] = VSPLAT(src[p->ins[k].a][0]);
   const ew_prog_ins *body = p->ins + k;
   uint32_t n_body = p->n_ins - k;
   int64_t i = 0;
-  for (; i + PROG_BLOCK <= n; i += PROG_BLOCK) prog_block(body, n_body, r, src, dst, i, PROG_BLOCK, n);
+  for (; i + EWP_BLOCK <= n; i += EWP_BLOCK) prog_block(body, n_body, r, src, dst, i, EWP_BLOCK, n);
   if (i < n) prog_block(body, n_body, r, src, dst, i, n - i, n);
 }
 
