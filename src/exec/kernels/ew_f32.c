@@ -89,10 +89,10 @@ EW_INLINE vf32 vexp_normal(vf32 x) {
 }
 
 EW_INLINE vf32 vtanh(vf32 x) {
+  /* XLA clamps x to +-lim first; the lanes that changes are the ones
+   * replaced by +-1 below, so the clamp is left out. */
   const float lim = 7.90531110763549805f;
-  vf32 xc = vsel(x < lim, x, VSPLAT(lim));
-  xc = vsel(xc > -lim, xc, VSPLAT(-lim));
-  vf32 x2 = xc * xc;
+  vf32 xc = x, x2 = xc * xc;
   vf32 p = vfma(x2, VSPLAT(-2.76076847742355e-16f), VSPLAT(2.00018790482477e-13f));
   p = vfma(x2, p, VSPLAT(-8.60467152213735e-11f));
   p = vfma(x2, p, VSPLAT(5.12229709037114e-08f));
@@ -392,7 +392,6 @@ ew_prog_code ew_prog_code_of(shl_opid id) {
  * that they stay in registers), which also gives the arithmetic of one op
  * eight independent chains and spreads the dispatch over them. */
 enum { PROG_V = EWP_BLOCK / 16 };
-enum { PROG_AHEAD = 1024 }; /* elements prefetched ahead */
 
 /* S(j, X) for each vector j of a block. */
 #define EACH(S, X) S(0, X) S(1, X) S(2, X) S(3, X) S(4, X) S(5, X) S(6, X) S(7, X)
@@ -454,17 +453,13 @@ EW_INLINE const float *prog_operand(const ew_prog_ins *in, const vf32 (*r)[PROG_
 
 /* Elements [i, i + m) of a block, m <= EWP_BLOCK (lanes past m compute on zeros). */
 EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[PROG_V], const float *const *src,
-                          float *const *dst, int64_t i, int64_t m, int64_t n) {
+                          float *const *dst, int64_t i, int64_t m) {
   EACH(DECL0, a)
   float tmp[EWP_BLOCK];
   for (uint32_t k = 0; k < n_ins; k++) {
     const ew_prog_ins *in = &ins[k];
     switch (in->code) {
       case EWP_GET: {
-        /* The block's arithmetic is long enough that the out-of-order
-         * window does not reach the next block's loads: request them early. */
-        if ((in->flags & EWP_SRC) && i + PROG_AHEAD < n)
-          for (int l = 0; l < PROG_V; l++) __builtin_prefetch(src[in->a] + i + PROG_AHEAD + 16 * l, 0, 3);
         EACH(DECL, o)
         const float *p = prog_operand(in, (const vf32(*)[PROG_V])r, src, i, m, tmp);
         EACH(LD, )
@@ -476,8 +471,6 @@ EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[PROG
         break;
       case EWP_STORE: {
         float *q = dst[in->dst] + i;
-        if (i + PROG_AHEAD < n)
-          for (int l = 0; l < PROG_V; l++) __builtin_prefetch(q + PROG_AHEAD + 16 * l, 1, 3);
         if (m == EWP_BLOCK) {
           EACH(ST, )
         } else {
@@ -519,8 +512,8 @@ EW_CLONES void ew_prog_run(const ew_prog *p, const float *const *src, float *con
   const ew_prog_ins *body = p->ins + k;
   uint32_t n_body = p->n_ins - k;
   int64_t i = 0;
-  for (; i + EWP_BLOCK <= n; i += EWP_BLOCK) prog_block(body, n_body, r, src, dst, i, EWP_BLOCK, n);
-  if (i < n) prog_block(body, n_body, r, src, dst, i, n - i, n);
+  for (; i + EWP_BLOCK <= n; i += EWP_BLOCK) prog_block(body, n_body, r, src, dst, i, EWP_BLOCK);
+  if (i < n) prog_block(body, n_body, r, src, dst, i, n - i);
 }
 
 /* ---- folds ---- */
