@@ -335,18 +335,23 @@ static void test_exp_range(void **state) {
 #undef T
 }
 
-/* Fused ops planned in @main, and how many of them run as register programs. */
+/* Fused ops planned in @main, how many of them run as register programs,
+ * and how many of those gather a broadcast operand. */
 typedef struct {
-  uint32_t fused, progs;
+  uint32_t fused, progs, gathers;
 } prog_count;
 
 static void count_progs(shloc_executable *x, void *arg) {
   prog_count *c = arg;
-  *c = (prog_count){0, 0};
+  *c = (prog_count){0, 0, 0};
   for (uint32_t i = 0; i < x->main->n_ops; i++) {
     if (x->main->ops[i].kernel != &kernel_fused) continue;
+    const fused_params *fp = x->main->ops[i].params;
     c->fused++;
-    c->progs += ((const fused_params *)x->main->ops[i].params)->prog.n_ins > 0;
+    c->progs += fp->prog.n_ins > 0;
+    bool gathers = false;
+    for (uint32_t a = 0; a < fp->n_src; a++) gathers |= fp->nodes[fp->src_node[a]].loc == LOC_FILL;
+    c->gathers += fp->prog.n_ins > 0 && gathers;
   }
 }
 
@@ -460,10 +465,35 @@ static void test_prog_values(void **state) {
     same_bits(&t, "f17", "ua17", tf, ti, tp);
     same_bits(&t, "f3", "ua3", tf, ti, tp);
     same_bits(&t, "f21", "ua21", tf, ti, tp);
+    /* a two-dimensional group reading %w broadcast along its rows (gathered per chunk) */
+    char ti2[64], tp2[64];
+    snprintf(ti2, sizeof ti2, "tensor<7x%lldxi32>", (long long)n);
+    snprintf(tp2, sizeof tp2, "tensor<7x%lldxi1>", (long long)n);
+    put(&t, "  %%x2 = stablehlo.reshape %%x : (%s) -> %s\n", tf, tw);
+    put(&t, "  %%qnan2 = stablehlo.constant dense<0x7FC00000> : %s\n", tw);
+    for (int apart = 0; apart < 2; apart++) {
+      const char *p = apart ? "u" : "", *v = apart ? "_" : "";
+      put(&t, "  %%%sv1%s = stablehlo.multiply %%x2, %%wb0 : %s\n", p, v, tw);
+      if (apart) put(&t, "  %%uv1 = stablehlo.optimization_barrier %%uv1_ : %s\n", tw);
+      put(&t, "  %%%sv2%s = stablehlo.tanh %%%sv1 : %s\n", p, v, p, tw);
+      if (apart) put(&t, "  %%uv2 = stablehlo.optimization_barrier %%uv2_ : %s\n", tw);
+      put(&t, "  %%%sv3%s = stablehlo.subtract %%wb0, %%%sv2 : %s\n", p, v, p, tw);
+      if (apart) put(&t, "  %%uv3 = stablehlo.optimization_barrier %%uv3_ : %s\n", tw);
+    }
+    put(&t, "  %%f3b = stablehlo.optimization_barrier %%v3 : %s\n", tw);
+    put(&t, "  %%n_f3b = stablehlo.compare NE, %%f3b, %%f3b : (%s, %s) -> %s\n", tw, tw, tp2);
+    put(&t, "  %%c_f3b = stablehlo.select %%n_f3b, %%qnan2, %%f3b : %s, %s\n", tp2, tw);
+    put(&t, "  %%i_f3b = stablehlo.bitcast_convert %%c_f3b : (%s) -> %s\n", tw, ti2);
+    put(&t, "  %%n_uv3 = stablehlo.compare NE, %%uv3, %%uv3 : (%s, %s) -> %s\n", tw, tw, tp2);
+    put(&t, "  %%c_uv3 = stablehlo.select %%n_uv3, %%qnan2, %%uv3 : %s, %s\n", tp2, tw);
+    put(&t, "  %%j_uv3 = stablehlo.bitcast_convert %%c_uv3 : (%s) -> %s\n", tw, ti2);
+    put(&t, "  stablehlo.custom_call @check.expect_eq(%%i_f3b, %%j_uv3) {has_side_effect = true} : (%s, %s) -> ()\n",
+        ti2, ti2);
     put(&t, "  return\n}\n");
     prog_count c;
     run_main_ok(t.buf, 2, count_progs, &c);
-    assert_true(c.progs >= 1);
+    assert_true(c.progs >= 2);
+    assert_true(c.gathers >= 1);
     free(t.buf);
   }
 }
