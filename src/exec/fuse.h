@@ -15,8 +15,8 @@
 #include "kernels/ew_common.h"
 #include "plan.h"
 
-enum { FUSE_TILE = 1024 };
-enum { FUSE_PROG_MAX_IO = 64 }; /* most sources and outputs of a register program */ /* most elements per chunk (chunks shrink until a group's tiles fit in L1) */
+enum { FUSE_TILE = 1024 }; /* most elements per chunk (chunks shrink until a group's tiles fit in L1) */
+enum { FUSE_PROG_MAX_IO = 64 }; /* most sources and outputs of a register program */
 
 typedef enum { FN_LEAF, FN_EW, FN_REDUCE } fnode_kind;
 

@@ -251,8 +251,8 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
 }
 
 /* A register program over this thread's share of whole blocks of
- * EWP_BLOCK elements; broadcasting leaves are gathered a chunk at a time into their
- * tiles, other groups run in one call. */
+ * EWP_BLOCK elements; broadcasting leaves are gathered a chunk at a time
+ * into their tiles, other groups run in one call. */
 static void work_prog(const frun *f, uint8_t *scr, int t, int nt) {
   const fused_params *fp = f->fp;
   const float *src[FUSE_PROG_MAX_IO];
@@ -282,8 +282,8 @@ static void work_prog(const frun *f, uint8_t *scr, int t, int nt) {
 }
 
 /* Whether an output shares memory with a buffer a register program reads
- * element by element: it reads some operands after storing outputs of the
- * same block, which the node-by-node path does not. */
+ * element by element: a program may store an output before a later node
+ * reads a source in the same block, so such groups go node by node. */
 static bool prog_overlaps(const frun *f) {
   const fused_params *fp = f->fp;
   for (uint32_t a = 0; a < fp->n_src; a++) {

@@ -100,7 +100,8 @@ bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float
  * being computed stays in an accumulator held in registers; values read
  * again later are put into scratch registers, and operands are read from
  * there or straight from a source.  Sources and destinations are float
- * arrays indexed by element (constants: one element, read once). */
+ * arrays indexed by element (constants: one element, read by the EWP_CONST
+ * instructions, which come first). */
 typedef enum {
   EWP_CONST,                                                     /* r[dst] = src[a][0] in every lane, once */
   EWP_GET,                                                       /* acc = operand */
