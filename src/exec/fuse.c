@@ -509,6 +509,7 @@ static fnode *new_node(builder *b) {
   fnode *nd = &b->nodes[b->n_nodes++];
   memset(nd, 0, sizeof *nd);
   nd->out = -1;
+  nd->code = EWP_NONE;
   return nd;
 }
 
@@ -724,7 +725,23 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.params = fp;
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
-  return layout(pc, fp);
+  ST_TRY(layout(pc, fp));
+  return fuse_prog_build(pc, fp);
+}
+
+/* The register program code of member o: f32 ops whose own kernels use
+ * the vector loops the programs share (see ew_unary_eval, ew_binary_eval). */
+static uint8_t prog_code(const fop *o) {
+  ew_prog_code c;
+  if (o->eval == ew_unary_eval) {
+    if (type_storage_dtype(o->op->operands[0]->type) != DT_F32 || type_storage_dtype(o->op->results[0].type) != DT_F32)
+      return EWP_NONE;
+    c = ew_prog_code_of(op_id(o->op));
+    return c < EWP_ADD ? c : EWP_NONE;
+  }
+  if (o->eval != ew_binary_eval || !ew_binary_scalar_ok(o->params)) return EWP_NONE;
+  c = ew_prog_code_of(((const ew_binary_op *)o->params)->id);
+  return c >= EWP_ADD ? c : EWP_NONE;
 }
 
 static shl_status build_group(fuse_block *fb, fgroup *g) {
@@ -760,6 +777,7 @@ static shl_status build_group(fuse_block *fb, fgroup *g) {
         if (sa != sb) nd->eval = sa ? ew_binary_eval_sa : ew_binary_eval_sb;
       }
       nd->params = o->params;
+      nd->code = prog_code(o);
       nd->n_in = n_in;
       memcpy(nd->in, ins, sizeof ins);
     } else {

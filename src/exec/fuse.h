@@ -16,6 +16,7 @@
 #include "plan.h"
 
 enum { FUSE_TILE = 1024 }; /* most elements per chunk (chunks shrink until a group's tiles fit in L1) */
+enum { FUSE_PROG_MAX_IO = 64 }; /* most sources and outputs of a register program */
 
 typedef enum { FN_LEAF, FN_EW, FN_REDUCE } fnode_kind;
 
@@ -50,6 +51,7 @@ typedef struct {
   /* elementwise nodes */
   ew_eval_fn eval;
   const void *params;
+  uint8_t code;     /* its ew_prog_code (EWP_NONE: no vector form) */
   uint32_t n_in;
   uint32_t in[3];
   /* reductions: fold node `src` with `binop` */
@@ -68,9 +70,18 @@ typedef struct {
   size_t acc_off;     /* per-thread scratch: node pointers, accumulators at acc_off, tiles, rows */
   size_t scratch;     /* bytes per thread */
   fuse_cache *cache;  /* per-thread scratch, kept across runs */
+  /* Groups of f32 ops with vector forms (no reductions) run as a register
+   * program instead (prog.n_ins > 0); its source a is node src_node[a]
+   * (a leaf), its destination a is output a. */
+  ew_prog prog;
+  uint32_t n_src;
+  uint32_t *src_node;
 } fused_params;
 
 extern const shl_kernel kernel_fused;
+
+/* Compiles fp's register program when the group has one (fuse_prog.c). */
+shl_status fuse_prog_build(plan_ctx *pc, fused_params *fp);
 
 /* Allocates the run-time cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);

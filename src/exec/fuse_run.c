@@ -250,10 +250,77 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
   }
 }
 
+/* A register program over this thread's share of whole blocks of
+ * EWP_BLOCK elements; broadcasting leaves are gathered a chunk at a time
+ * into their tiles, other groups run in one call. */
+static void work_prog(const frun *f, uint8_t *scr, int t, int nt) {
+  const fused_params *fp = f->fp;
+  const float *src[FUSE_PROG_MAX_IO];
+  float *dst[FUSE_PROG_MAX_IO];
+  int64_t blocks = (fp->n + EWP_BLOCK - 1) / EWP_BLOCK;
+  int64_t e0 = blocks * t / nt * EWP_BLOCK, e1 = blocks * (t + 1) / nt * EWP_BLOCK;
+  if (e1 > fp->n) e1 = fp->n;
+  bool gathers = false;
+  for (uint32_t a = 0; a < fp->n_src; a++) gathers |= fp->nodes[fp->src_node[a]].loc == LOC_FILL;
+  int64_t step = gathers ? fp->chunk : e1 - e0;
+  for (int64_t c = e0; c < e1; c += step) {
+    int64_t m = e1 - c < step ? e1 - c : step;
+    for (uint32_t a = 0; a < fp->n_src; a++) {
+      const fnode *nd = &fp->nodes[fp->src_node[a]];
+      const float *base = f->in[nd->ext]->data;
+      if (nd->loc == LOC_FILL) {
+        gather(nd, f->in[nd->ext]->data, scr + nd->off, c, m);
+        base = (const float *)(scr + nd->off);
+      } else if (nd->loc == LOC_EXT) {
+        base += c;
+      }
+      src[a] = base;
+    }
+    for (uint32_t o = 0; o < fp->n_out; o++) dst[o] = (float *)f->out[o]->data + c;
+    ew_prog_run(&fp->prog, src, dst, m);
+  }
+}
+
+/* Whether an output shares memory with a buffer a register program reads
+ * element by element: a program may store an output before a later node
+ * reads a source in the same block, so such groups go node by node. */
+static bool prog_overlaps(const frun *f) {
+  const fused_params *fp = f->fp;
+  for (uint32_t a = 0; a < fp->n_src; a++) {
+    const shl_buf *b = f->in[fp->nodes[fp->src_node[a]].ext];
+    for (uint32_t o = 0; o < fp->n_out; o++) {
+      const shl_buf *c = f->out[o];
+      uintptr_t b0 = (uintptr_t)b->data, c0 = (uintptr_t)c->data;
+      if (b0 < c0 + c->nbytes && c0 < b0 + b->nbytes) return true;
+    }
+  }
+  return false;
+}
+
+static shl_status run_prog(const frun *f) {
+  const fused_params *fp = f->fp;
+  int64_t blocks = (fp->n + EWP_BLOCK - 1) / EWP_BLOCK;
+  int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
+  if (nt > blocks) nt = blocks > 1 ? (int)blocks : 1;
+  uint8_t *mem = scratch(fp, nt);
+  if (!mem) return st_oom();
+  if (nt == 1) {
+    work_prog(f, mem, 0, 1);
+    return NULL;
+  }
+#pragma omp parallel num_threads(nt)
+  {
+    int t = omp_get_thread_num();
+    work_prog(f, mem + (size_t)t * fp->scratch, t, omp_get_num_threads());
+  }
+  return NULL;
+}
+
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)ec;
   const fused_params *fp = po->params;
   frun f = {fp, in, out};
+  if (fp->prog.n_ins && !prog_overlaps(&f)) return run_prog(&f);
   bool split = fp->rows == 1 && fp->n_passes == 1;
   int64_t units = split ? (fp->chunk ? fp->n / fp->chunk : 0) : (fp->rows + fp->block_rows - 1) / fp->block_rows;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;

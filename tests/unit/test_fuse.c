@@ -335,12 +335,176 @@ static void test_exp_range(void **state) {
 #undef T
 }
 
+/* Fused ops planned in @main, how many of them run as register programs,
+ * and how many of those gather a broadcast operand. */
+typedef struct {
+  uint32_t fused, progs, gathers;
+} prog_count;
+
+static void count_progs(shloc_executable *x, void *arg) {
+  prog_count *c = arg;
+  *c = (prog_count){0, 0, 0};
+  for (uint32_t i = 0; i < x->main->n_ops; i++) {
+    if (x->main->ops[i].kernel != &kernel_fused) continue;
+    const fused_params *fp = x->main->ops[i].params;
+    c->fused++;
+    c->progs += fp->prog.n_ins > 0;
+    bool gathers = false;
+    for (uint32_t a = 0; a < fp->n_src; a++) gathers |= fp->nodes[fp->src_node[a]].loc == LOC_FILL;
+    c->gathers += fp->prog.n_ins > 0 && gathers;
+  }
+}
+
+/* Appends printf-formatted text to a test program. */
+typedef struct {
+  char *buf;
+  size_t len, cap;
+} text_buf;
+
+static void put(text_buf *t, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  assert_true(n >= 0);
+  if (t->len + (size_t)n + 1 > t->cap) {
+    t->cap = 2 * (t->len + (size_t)n + 1);
+    t->buf = realloc(t->buf, t->cap);
+    assert_non_null(t->buf);
+  }
+  va_start(ap, fmt);
+  vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+  va_end(ap);
+  t->len += (size_t)n;
+}
+
+/* The ops of test_prog_values, named with prefix p; each followed by a
+ * barrier (its own op) when `apart`.  Operands: %x, %y (bit patterns of
+ * every class), %z (ordinary values), %wb (a broadcast), scalars %b15, %b1. */
+static void prog_ops(text_buf *t, const char *p, bool apart, const char *tf) {
+  static const char *const ops[][4] = {
+      {"a1", "multiply", "x", "b15"}, {"a2", "add", "@a1", "z"},      {"a3", "tanh", "@a2", NULL},
+      {"a4", "negate", "x", NULL},    {"a5", "exponential", "@a4", NULL}, {"a6", "subtract", "b1", "@a5"},
+      {"a7", "divide", "b1", "@a6"},  {"a8", "multiply", "@a3", "@a7"}, {"a9", "maximum", "@a8", "y"},
+      {"a10", "minimum", "z", "@a9"}, {"a11", "abs", "@a10", NULL},     {"a12", "logistic", "y", NULL},
+      {"a13", "divide", "@a12", "@a5"}, {"a14", "subtract", "@a13", "@a13"}, {"a15", "exponential", "y", NULL},
+      {"a16", "add", "@a15", "@a14"}, {"a17", "maximum", "@a16", "@a11"}, {"a18", "multiply", "wb", "z"},
+      {"a19", "chlo.square", "@a18", NULL}, {"a20", "minimum", "@a19", "@a17"}, {"a21", "divide", "@a20", "b15"},
+  };
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+    const char *const *o = ops[k];
+    const char *dialect = strchr(o[1], '.') ? "" : "stablehlo.";
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%s%s", o[2][0] == '@' ? p : "", o[2] + (o[2][0] == '@'));
+    if (o[3]) snprintf(b, sizeof b, "%s%s", o[3][0] == '@' ? p : "", o[3] + (o[3][0] == '@'));
+    const char *v = apart ? "_" : "";
+    if (o[3]) put(t, "  %%%s%s%s = %s%s %%%s, %%%s : %s\n", p, o[0], v, dialect, o[1], a, b, tf);
+    else if (*dialect) put(t, "  %%%s%s%s = %s%s %%%s : %s\n", p, o[0], v, dialect, o[1], a, tf);
+    else put(t, "  %%%s%s%s = %s %%%s : %s -> %s\n", p, o[0], v, o[1], a, tf, tf);
+    if (apart) put(t, "  %%%s%s = stablehlo.optimization_barrier %%%s%s_ : %s\n", p, o[0], p, o[0], tf);
+  }
+}
+
+/* check that %a and %b agree bit for bit (+0 and -0 differ), any NaN matching any NaN */
+static void same_bits(text_buf *t, const char *a, const char *b, const char *tf, const char *ti, const char *tp) {
+  const char *v[2] = {a, b};
+  for (int k = 0; k < 2; k++) {
+    put(t, "  %%n_%s = stablehlo.compare NE, %%%s, %%%s : (%s, %s) -> %s\n", v[k], v[k], v[k], tf, tf, tp);
+    put(t, "  %%c_%s = stablehlo.select %%n_%s, %%qnan, %%%s : %s, %s\n", v[k], v[k], v[k], tp, tf);
+    put(t, "  %%i_%s = stablehlo.bitcast_convert %%c_%s : (%s) -> %s\n", v[k], v[k], tf, ti);
+  }
+  put(t, "  stablehlo.custom_call @check.expect_eq(%%i_%s, %%i_%s) {has_side_effect = true} : (%s, %s) -> ()\n", a, b,
+      ti, ti);
+}
+
+/* Every op a register program has, on inputs of every class (bit patterns
+ * spread over all floats: NaNs, infinities, subnormals, huge values, and
+ * ordinary ones), with scalars on either side, an operand used twice,
+ * values read again later, intermediate values that are also results and
+ * a broadcast operand: the fused group runs as a program, and agrees with
+ * the ops run one at a time, for sizes with tails (not multiples of 16 or
+ * 64, one element) and sizes split between threads. */
+static void test_prog_values(void **state) {
+  (void)state;
+  static const int64_t sizes[] = {70001, 4099, 1000, 37, 1};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    int64_t n = sizes[s];
+    char tf[64], ti[64], tp[64], tw[64];
+    snprintf(tf, sizeof tf, "tensor<%lldxf32>", (long long)(7 * n));
+    snprintf(ti, sizeof ti, "tensor<%lldxi32>", (long long)(7 * n));
+    snprintf(tp, sizeof tp, "tensor<%lldxi1>", (long long)(7 * n));
+    snprintf(tw, sizeof tw, "tensor<7x%lldxf32>", (long long)n);
+    text_buf t = {0};
+    put(&t, "func.func @main() {\n");
+    put(&t, "  %%i = stablehlo.iota dim = 0 : %s\n", ti);
+    put(&t, "  %%m1 = stablehlo.constant dense<-1640531535> : %s\n", ti);
+    put(&t, "  %%m2 = stablehlo.constant dense<374761393> : %s\n", ti);
+    put(&t, "  %%h1 = stablehlo.multiply %%i, %%m1 : %s\n  %%h2 = stablehlo.multiply %%i, %%m2 : %s\n", ti, ti);
+    put(&t, "  %%x0 = stablehlo.bitcast_convert %%h1 : (%s) -> %s\n", ti, tf);
+    put(&t, "  %%y0 = stablehlo.bitcast_convert %%h2 : (%s) -> %s\n", ti, tf);
+    /* z = 3 (i mod 61) - 90: around the ends of exp's range */
+    put(&t, "  %%fi = stablehlo.iota dim = 0 : %s\n", tf);
+    put(&t, "  %%c61 = stablehlo.constant dense<61.0> : %s\n  %%c3 = stablehlo.constant dense<3.0> : %s\n", tf, tf);
+    put(&t, "  %%c90 = stablehlo.constant dense<-90.0> : %s\n", tf);
+    put(&t, "  %%r0 = stablehlo.remainder %%fi, %%c61 : %s\n  %%r1 = stablehlo.multiply %%r0, %%c3 : %s\n", tf, tf);
+    put(&t, "  %%z0 = stablehlo.add %%r1, %%c90 : %s\n", tf);
+    put(&t, "  %%w0 = stablehlo.iota dim = 0 : tensor<7xf32>\n");
+    put(&t, "  %%x, %%y, %%z, %%w = stablehlo.optimization_barrier %%x0, %%y0, %%z0, %%w0 : %s, %s, %s, tensor<7xf32>\n",
+        tf, tf, tf);
+    put(&t, "  %%qnan = stablehlo.constant dense<0x7FC00000> : %s\n", tf);
+    put(&t, "  %%s15 = stablehlo.constant dense<1.5> : tensor<f32>\n  %%s1 = stablehlo.constant dense<1.0> : tensor<f32>\n");
+    put(&t, "  %%b15 = stablehlo.broadcast_in_dim %%s15, dims = [] : (tensor<f32>) -> %s\n", tf);
+    put(&t, "  %%b1 = stablehlo.broadcast_in_dim %%s1, dims = [] : (tensor<f32>) -> %s\n", tf);
+    put(&t, "  %%wb0 = stablehlo.broadcast_in_dim %%w, dims = [0] : (tensor<7xf32>) -> %s\n", tw);
+    put(&t, "  %%wb = stablehlo.reshape %%wb0 : (%s) -> %s\n", tw, tf);
+    prog_ops(&t, "", false, tf);
+    prog_ops(&t, "u", true, tf);
+    put(&t, "  %%f8, %%f17, %%f3, %%f21 = stablehlo.optimization_barrier %%a8, %%a17, %%a3, %%a21 : %s, %s, %s, %s\n", tf,
+        tf, tf, tf);
+    same_bits(&t, "f8", "ua8", tf, ti, tp);
+    same_bits(&t, "f17", "ua17", tf, ti, tp);
+    same_bits(&t, "f3", "ua3", tf, ti, tp);
+    same_bits(&t, "f21", "ua21", tf, ti, tp);
+    /* a two-dimensional group reading %w broadcast along its rows (gathered per chunk) */
+    char ti2[64], tp2[64];
+    snprintf(ti2, sizeof ti2, "tensor<7x%lldxi32>", (long long)n);
+    snprintf(tp2, sizeof tp2, "tensor<7x%lldxi1>", (long long)n);
+    put(&t, "  %%x2 = stablehlo.reshape %%x : (%s) -> %s\n", tf, tw);
+    put(&t, "  %%qnan2 = stablehlo.constant dense<0x7FC00000> : %s\n", tw);
+    for (int apart = 0; apart < 2; apart++) {
+      const char *p = apart ? "u" : "", *v = apart ? "_" : "";
+      put(&t, "  %%%sv1%s = stablehlo.multiply %%x2, %%wb0 : %s\n", p, v, tw);
+      if (apart) put(&t, "  %%uv1 = stablehlo.optimization_barrier %%uv1_ : %s\n", tw);
+      put(&t, "  %%%sv2%s = stablehlo.tanh %%%sv1 : %s\n", p, v, p, tw);
+      if (apart) put(&t, "  %%uv2 = stablehlo.optimization_barrier %%uv2_ : %s\n", tw);
+      put(&t, "  %%%sv3%s = stablehlo.subtract %%wb0, %%%sv2 : %s\n", p, v, p, tw);
+      if (apart) put(&t, "  %%uv3 = stablehlo.optimization_barrier %%uv3_ : %s\n", tw);
+    }
+    put(&t, "  %%f3b = stablehlo.optimization_barrier %%v3 : %s\n", tw);
+    put(&t, "  %%n_f3b = stablehlo.compare NE, %%f3b, %%f3b : (%s, %s) -> %s\n", tw, tw, tp2);
+    put(&t, "  %%c_f3b = stablehlo.select %%n_f3b, %%qnan2, %%f3b : %s, %s\n", tp2, tw);
+    put(&t, "  %%i_f3b = stablehlo.bitcast_convert %%c_f3b : (%s) -> %s\n", tw, ti2);
+    put(&t, "  %%n_uv3 = stablehlo.compare NE, %%uv3, %%uv3 : (%s, %s) -> %s\n", tw, tw, tp2);
+    put(&t, "  %%c_uv3 = stablehlo.select %%n_uv3, %%qnan2, %%uv3 : %s, %s\n", tp2, tw);
+    put(&t, "  %%j_uv3 = stablehlo.bitcast_convert %%c_uv3 : (%s) -> %s\n", tw, ti2);
+    put(&t, "  stablehlo.custom_call @check.expect_eq(%%i_f3b, %%j_uv3) {has_side_effect = true} : (%s, %s) -> ()\n",
+        ti2, ti2);
+    put(&t, "  return\n}\n");
+    prog_count c;
+    run_main_ok(t.buf, 2, count_progs, &c);
+    assert_true(c.progs >= 2);
+    assert_true(c.gathers >= 1);
+    free(t.buf);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_chain),          cmocka_unit_test(test_softmax),
       cmocka_unit_test(test_softmax_values), cmocka_unit_test(test_full_reduction),
       cmocka_unit_test(test_broadcasts),     cmocka_unit_test(test_select_clamp),
       cmocka_unit_test(test_loop_body),      cmocka_unit_test(test_exp_range),
+      cmocka_unit_test(test_prog_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,40 @@ bool ew_f32_binary_ok(shl_opid id);
 bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n);
 bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n);
 
+/* f32 programs: a fused group of f32 ops evaluated a few vectors at a time
+ * (ew_f32.c), giving the same values as the ops' own loops.  The value
+ * being computed stays in an accumulator held in registers; values read
+ * again later are put into scratch registers, and operands are read from
+ * there or straight from a source.  Sources and destinations are float
+ * arrays indexed by element (constants: one element, read by the EWP_CONST
+ * instructions, which come first). */
+typedef enum {
+  EWP_CONST,                                                     /* r[dst] = src[a][0] in every lane, once */
+  EWP_GET,                                                       /* acc = operand */
+  EWP_PUT,                                                       /* r[dst] = acc */
+  EWP_STORE,                                                     /* dst[dst][i] = acc */
+  EWP_NEG, EWP_ABS, EWP_SQUARE, EWP_EXP, EWP_LOGISTIC, EWP_TANH, /* acc = f(acc) */
+  EWP_ADD, EWP_SUB, EWP_MUL, EWP_DIV, EWP_MAX, EWP_MIN,          /* acc = acc op operand (or operand op acc) */
+  EWP_NONE
+} ew_prog_code;
+
+enum { EWP_MAX_REGS = 32, EWP_BLOCK = 128 }; /* registers; elements evaluated together */
+enum { EWP_SRC = 1, EWP_SWAP = 2 }; /* flags: the operand is src[a][i] (else r[a]); operand op acc */
+
+typedef struct {
+  uint8_t code, flags, a, dst;
+} ew_prog_ins;
+
+typedef struct {
+  uint32_t n_ins;
+  const ew_prog_ins *ins;
+} ew_prog;
+
+/* The code of f32 op `id` (unary or binary by its id), EWP_NONE if none. */
+ew_prog_code ew_prog_code_of(shl_opid id);
+/* Runs p over elements [0, n). */
+void ew_prog_run(const ew_prog *p, const float *const *src, float *const *dst, int64_t n);
+
 /* Folds: *acc = *acc binop src[0] binop ... binop src[n-1] for add,
  * multiply, maximum and minimum on f32 and f64 (in lane-parallel order;
  * NaNs propagate).  ew_fold_identity stores binop's identity element. */

@@ -89,10 +89,10 @@ EW_INLINE vf32 vexp_normal(vf32 x) {
 }
 
 EW_INLINE vf32 vtanh(vf32 x) {
+  /* XLA clamps x to +-lim first; the lanes that changes are the ones
+   * replaced by +-1 below, so the clamp is left out. */
   const float lim = 7.90531110763549805f;
-  vf32 xc = vsel(x < lim, x, VSPLAT(lim));
-  xc = vsel(xc > -lim, xc, VSPLAT(-lim));
-  vf32 x2 = xc * xc;
+  vf32 xc = x, x2 = xc * xc;
   vf32 p = vfma(x2, VSPLAT(-2.76076847742355e-16f), VSPLAT(2.00018790482477e-13f));
   p = vfma(x2, p, VSPLAT(-8.60467152213735e-11f));
   p = vfma(x2, p, VSPLAT(5.12229709037114e-08f));
@@ -366,6 +366,154 @@ bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_
   if (!ew_f32_binary_ok(id)) return false;
   binary_loop(id, a, b, r, n);
   return true;
+}
+
+/* ---- programs ---- */
+
+ew_prog_code ew_prog_code_of(shl_opid id) {
+  switch (id) {
+    case OP_NEGATE: return EWP_NEG;
+    case OP_ABS: return EWP_ABS;
+    case OP_CHLO_SQUARE: return EWP_SQUARE;
+    case OP_EXPONENTIAL: return EWP_EXP;
+    case OP_LOGISTIC: return EWP_LOGISTIC;
+    case OP_TANH: return EWP_TANH;
+    case OP_ADD: return EWP_ADD;
+    case OP_SUBTRACT: return EWP_SUB;
+    case OP_MULTIPLY: return EWP_MUL;
+    case OP_DIVIDE: return EWP_DIV;
+    case OP_MAXIMUM: return EWP_MAX;
+    case OP_MINIMUM: return EWP_MIN;
+    default: return EWP_NONE;
+  }
+}
+
+/* Elements per block: the accumulator is eight vectors, a0..a7 (named, so
+ * that they stay in registers), which also gives the arithmetic of one op
+ * eight independent chains and spreads the dispatch over them. */
+enum { PROG_V = EWP_BLOCK / 16 };
+
+/* S(j, X) for each vector j of a block. */
+#define EACH(S, X) S(0, X) S(1, X) S(2, X) S(3, X) S(4, X) S(5, X) S(6, X) S(7, X)
+
+#define P_NEG(x) (-(x))
+#define P_ABS(x) ((vf32)((vi32)(x) & 0x7fffffff))
+#define P_SQUARE(x) ((x) * (x))
+#define P_ADD(x, y) ((x) + (y))
+#define P_SUB(x, y) ((x) - (y))
+#define P_MUL(x, y) ((x) * (y))
+#define P_DIV(x, y) ((x) / (y))
+
+/* Whether every lane of m is negative. */
+EW_INLINE bool vall_negative(vi32 m) {
+  m &= __builtin_shuffle(m, (vi32){8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7});
+  m &= __builtin_shuffle(m, (vi32){4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11});
+  m &= __builtin_shuffle(m, (vi32){2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13});
+  m &= __builtin_shuffle(m, (vi32){1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14});
+  return m[0] < 0;
+}
+
+/* & (negative where |a_j| <= 87, NaN excluded): the bits of |x| minus
+ * those of 87.0f plus one.  Arithmetic rather than comparisons, which GCC
+ * 12 turns into lane-by-lane code here. */
+#define BELOW87(j, X) &((vi32)P_ABS(a##j) - 0x42ae0001)
+
+/* Where the operand of `in` for the block at i is; a source's partial last
+ * block (m < EWP_BLOCK) is read through zero-padded tmp. */
+EW_INLINE const float *prog_operand(const ew_prog_ins *in, const vf32 (*r)[PROG_V], const float *const *src, int64_t i,
+                                    int64_t m, float *tmp) {
+  if (!(in->flags & EWP_SRC)) return (const float *)r[in->a];
+  if (m == EWP_BLOCK) return src[in->a] + i;
+  memset(tmp, 0, EWP_BLOCK * sizeof(float));
+  memcpy(tmp, src[in->a] + i, (size_t)m * sizeof(float));
+  return tmp;
+}
+
+#define DECL(j, X) vf32 X##j;
+#define DECL0(j, X) vf32 X##j = {0};
+#define LD(j, X) memcpy(&o##j, p + 16 * j, sizeof(vf32));
+#define ST(j, X) memcpy(q + 16 * j, &a##j, sizeof(vf32));
+#define MOV(j, X) a##j = o##j;
+#define PUT(j, X) r[in->dst][j] = a##j;
+#define VMAP1(j, F) a##j = F(a##j);
+#define VMAP2(j, F) a##j = F(a##j, o##j);
+#define VMAP2S(j, F) a##j = F(o##j, a##j);
+#define ALL1(F) EACH(VMAP1, F)
+#define ALL2(F)                                             \
+  do {                                                      \
+    EACH(DECL, o)                                           \
+    const float *p = prog_operand(in, r, src, i, m, tmp);   \
+    EACH(LD, )                                              \
+    if (in->flags & EWP_SWAP) {                             \
+      EACH(VMAP2S, F)                                       \
+    } else {                                                \
+      EACH(VMAP2, F)                                        \
+    }                                                       \
+  } while (0)
+
+/* Elements [i, i + m) of a block, m <= EWP_BLOCK (lanes past m compute on zeros). */
+EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[PROG_V], const float *const *src,
+                          float *const *dst, int64_t i, int64_t m) {
+  EACH(DECL0, a)
+  float tmp[EWP_BLOCK];
+  for (uint32_t k = 0; k < n_ins; k++) {
+    const ew_prog_ins *in = &ins[k];
+    switch (in->code) {
+      case EWP_GET: {
+        EACH(DECL, o)
+        const float *p = prog_operand(in, (const vf32(*)[PROG_V])r, src, i, m, tmp);
+        EACH(LD, )
+        EACH(MOV, )
+        break;
+      }
+      case EWP_PUT:
+        EACH(PUT, )
+        break;
+      case EWP_STORE: {
+        float *q = dst[in->dst] + i;
+        if (m == EWP_BLOCK) {
+          EACH(ST, )
+        } else {
+          q = tmp;
+          EACH(ST, )
+          memcpy(dst[in->dst] + i, tmp, (size_t)m * sizeof(float));
+        }
+        break;
+      }
+      case EWP_NEG: ALL1(P_NEG); break;
+      case EWP_ABS: ALL1(P_ABS); break;
+      case EWP_SQUARE: ALL1(P_SQUARE); break;
+      case EWP_EXP:
+        /* as ew_f32_unary, vexp only where a lane is beyond +-87 (the
+         * two agree elsewhere) */
+        if (vall_negative(((vi32){0} - 1) EACH(BELOW87, ))) {
+          ALL1(vexp_normal);
+        } else {
+          ALL1(vexp);
+        }
+        break;
+      case EWP_LOGISTIC: ALL1(vlogistic); break;
+      case EWP_TANH: ALL1(vtanh); break;
+      case EWP_ADD: ALL2(P_ADD); break;
+      case EWP_SUB: ALL2(P_SUB); break;
+      case EWP_MUL: ALL2(P_MUL); break;
+      case EWP_DIV: ALL2(P_DIV); break;
+      case EWP_MAX: ALL2(vmax); break;
+      default: ALL2(vmin); break;
+    }
+  }
+}
+
+EW_CLONES void ew_prog_run(const ew_prog *p, const float *const *src, float *const *dst, int64_t n) {
+  vf32 r[EWP_MAX_REGS][PROG_V];
+  uint32_t k = 0;
+  for (; k < p->n_ins && p->ins[k].code == EWP_CONST; k++)
+    for (int v = 0; v < PROG_V; v++) r[p->ins[k].dst][v] = VSPLAT(src[p->ins[k].a][0]);
+  const ew_prog_ins *body = p->ins + k;
+  uint32_t n_body = p->n_ins - k;
+  int64_t i = 0;
+  for (; i + EWP_BLOCK <= n; i += EWP_BLOCK) prog_block(body, n_body, r, src, dst, i, EWP_BLOCK);
+  if (i < n) prog_block(body, n_body, r, src, dst, i, n - i);
 }
 
 /* ---- folds ---- */
