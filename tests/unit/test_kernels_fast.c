@@ -98,6 +98,25 @@ static void test_conv_gemm(void **state) {
          "  func.return\n}\n");
 }
 
+/* 3x3 windows large enough for the Winograd path (conv_winograd.c): on small
+ * integers its transforms (adds, halves) and products are exact, so the f32
+ * result still equals the integer one.  Odd output sizes (clipped edge
+ * tiles), asymmetric padding that trims and extends. */
+static void test_conv_winograd(void **state) {
+  (void)state;
+  run_ok("func.func @main() {\n"
+         INTS("x", "81840", "2x33x31x40", "7") INTS("k", "17280", "3x3x40x48", "3")
+         CONV("c1", "x", "k",
+              "batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
+              "feature_group_count = 1 : i64, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>",
+              "2x33x31x40", "3x3x40x48", "2x33x31x48")
+         CONV("c2", "x", "k",
+              "batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
+              "feature_group_count = 1 : i64, padding = dense<[[0, 0], [2, 1]]> : tensor<2x2xi64>",
+              "2x33x31x40", "3x3x40x48", "2x31x32x48")
+         "  func.return\n}\n");
+}
+
 /* JAX's jnp.sort comparator on f32: -0 -> +0, NaN -> one NaN, then TOTALORDER. */
 #define JAX_CANON(A, P)                                                                                        \
   "    %" P "z = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"                                        \
@@ -200,6 +219,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dot_in_place),
       cmocka_unit_test(test_conv_gemm),
+      cmocka_unit_test(test_conv_winograd),
       cmocka_unit_test(test_sort_keyed),
       cmocka_unit_test(test_reduce_window_rows),
   };

@@ -10,37 +10,16 @@
  * [window x features, output features] (gemm.h).  When the output's feature
  * dimension is innermost and its batch and spatial dimensions nest in
  * order (NHWC-like), products land in the result directly; otherwise they
- * go through a scratch matrix and a strided copy.  Integers use a direct
- * loop over output elements. */
+ * go through a scratch matrix and a strided copy.  Large f32 convolutions
+ * with 3x3 windows, unit strides and features innermost take Winograd's
+ * F(2x2, 3x3) instead (conv_winograd.c).  Integers use a direct loop over
+ * output elements. */
 #include <omp.h>
 #include <stdlib.h>
 
+#include "conv.h"
 #include "gemm.h"
 #include "mathlib.h"
-#include "kutil.h"
-#include "strided.h"
-
-#define CV_MAX_SP 16
-
-typedef struct {
-  ku_ck ck;
-  int32_t ns; /* spatial dims */
-  int64_t G, BG;
-  int64_t in_b_stride, in_f_stride, in_sp_stride[CV_MAX_SP], in_sp_dim[CV_MAX_SP];
-  int64_t k_i_stride, k_o_stride, k_sp_stride[CV_MAX_SP], k_sp_dim[CV_MAX_SP], k_in_feat, n_kwin;
-  int32_t out_rank;
-  int64_t out_dims[KU_MAX_RANK];
-  int32_t out_b, out_f, out_sp[CV_MAX_SP]; /* output dimension numbers */
-  int64_t out_feat, out_batch;
-  int64_t stride[CV_MAX_SP], pad_lo[CV_MAX_SP], ldil[CV_MAX_SP], rdil[CV_MAX_SP];
-  bool rev[CV_MAX_SP];
-  /* matrix form (floats) */
-  int64_t P, Kd, NQ, Cq;      /* rows, contraction, groups, output features per group */
-  int64_t osp_dim[CV_MAX_SP]; /* output spatial sizes in dimension-number order */
-  bool out_direct;            /* products write the result in place, row pitch out_pitch */
-  int64_t out_pitch, out_f_stride;
-  strided_box out_box;        /* otherwise: scratch [P, Cq] -> result (byte strides) */
-} conv_params;
 
 static bool field_int(const shl_attr *dn, const char *name, int64_t *v) {
   return attr_as_int(attr_struct_field(dn, name), v);
@@ -373,6 +352,7 @@ static shl_status conv_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   if (!st) {
     if (p->ck == CK_INT) conv_int(p, lhs, rhs, oc, r->n);
     else if (p->Kd == 0) memset(oc, 0, (size_t)r->n * es);
+    else if (conv_winograd_applies(p)) st = conv_winograd(p, lhs, rhs, oc);
     else st = conv_matrix(p, lhs, rhs, oc);
   }
   if (!st && !direct) ku_from_ck(p->ck, r->dtype, oc, r->data, r->n);

@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "ew_common.h"
+#include "kutil.h"
 
 #if defined(__clang__)
 /* clang rejects passing these 64-byte vectors between functions compiled for
@@ -23,7 +24,7 @@
  * build) get the baseline loops only. */
 #define EW_CLONES
 #else
-#define EW_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define EW_CLONES KU_CLONES
 #endif
 /* Inlined into each clone, so that it is compiled for that clone's target. */
 #define EW_INLINE static inline __attribute__((always_inline))

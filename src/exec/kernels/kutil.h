@@ -186,4 +186,8 @@ static inline void ku_to_f64_n(shl_dtype t, const void *src, double *dst, int64_
   }
 }
 
+/* Compiles a hot loop for AVX-512 and AVX2 as well as the baseline; the
+ * loader picks the best one the machine runs. */
+#define KU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
 #endif

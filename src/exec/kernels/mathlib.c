@@ -61,6 +61,7 @@ static void load(void) {
 shl_status mathlib_require(const shl_op *op) {
   pthread_once(&load_once, load);
   if (!load_error[0]) return NULL;
+  if (!op) return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "BLAS/LAPACKE: %s", load_error);
   return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs BLAS/LAPACKE: %s", load_error);
 }
 

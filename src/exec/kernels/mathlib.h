@@ -34,7 +34,7 @@ typedef struct {
 } mathlib;
 
 /* Loads the libraries (once per process; later calls are cheap); an error
- * naming op and what could not be loaded when they are missing. */
+ * naming op (when not NULL) and what could not be loaded when they are missing. */
 shl_status mathlib_require(const shl_op *op);
 
 /* The loaded functions; only after mathlib_require succeeded. */
