@@ -21,16 +21,11 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 #include "group_ctx.h"
 #include "ir/ir.h" /* attributes of built and reparsed ops, the module arena */
+#include "ok.h"
 #include "shloc/builder.h"
 #include "shloc/ffi_registry.h"
 
 /* ---- helpers ---------------------------------------------------------- */
-
-#define OK(call)                                                                   \
-  do {                                                                             \
-    shloc_status st_ = (call);                                                     \
-    if (st_) fail_msg("%s failed: %s", #call, shloc_status_message(st_));          \
-  } while (0)
 
 /* `st` must be an error whose message contains `needle` (and code `code`
  * unless it is SHLOC_OK). */

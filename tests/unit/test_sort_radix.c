@@ -18,13 +18,7 @@
 
 #include "shloc/ffi_registry.h"
 #include "shloc/shloc.h"
-
-#define OK(expr)                                                 \
-  do {                                                           \
-    shloc_status st_ = (expr);                                   \
-    if (st_) fprintf(stderr, "%s\n", shloc_status_message(st_)); \
-    assert_null(st_);                                            \
-  } while (0)
+#include "ok.h"
 
 typedef enum { K_F32, K_F64, K_I32, K_I64, K_U8 } key_type;
 

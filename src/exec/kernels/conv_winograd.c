@@ -118,29 +118,34 @@ KU_CLONES static void input_transform(const conv_params *p, const geometry *g, c
   }
 }
 
+/* s = A^T m for output feature co of a tile's 16 transformed values. */
+static inline void output_rows(const float *m, size_t xs, int64_t co, float s0[4], float s1[4]) {
+  for (int j = 0; j < 4; j++) {
+    float m0 = m[(size_t)j * xs + (size_t)co], m1 = m[(size_t)(4 + j) * xs + (size_t)co];
+    float m2 = m[(size_t)(8 + j) * xs + (size_t)co], m3 = m[(size_t)(12 + j) * xs + (size_t)co];
+    s0[j] = m0 + m1 + m2;
+    s1[j] = m1 - m2 - m3;
+  }
+}
+
 /* out = A^T M A of each output feature's 4x4 tile, clipped to the output,
  * vectorised across features (contiguous in the output). */
 KU_CLONES static void output_transform(const conv_params *p, const geometry *g, const float *M, int64_t t0, int64_t nt,
-                             float *out) {
+                                       float *out) {
   int64_t O = p->out_feat;
   size_t xs = pos_stride(O);
   for (int64_t t = 0; t < nt; t++) {
     int64_t tile = t0 + t, b = tile / (g->tiles_h * g->tiles_w), r = tile % (g->tiles_h * g->tiles_w);
     int64_t y0 = r / g->tiles_w * 2, x0 = r % g->tiles_w * 2;
     bool y1 = y0 + 1 < p->osp_dim[0], x1 = x0 + 1 < p->osp_dim[1];
-    float *o00 = out + b * g->ob + y0 * g->oh + x0 * g->ow, *o01 = o00 + g->ow, *o10 = o00 + g->oh;
-    float *o11 = o10 + g->ow;
+    float *o00 = out + b * g->ob + y0 * g->oh + x0 * g->ow;
     const float *m = M + t * O;
     if (y1 && x1) {
+      float *o01 = o00 + g->ow, *o10 = o00 + g->oh, *o11 = o10 + g->ow;
 #pragma omp simd
       for (int64_t co = 0; co < O; co++) {
         float s0[4], s1[4];
-        for (int j = 0; j < 4; j++) {
-          float m0 = m[(size_t)j * xs + (size_t)co], m1 = m[(size_t)(4 + j) * xs + (size_t)co];
-          float m2 = m[(size_t)(8 + j) * xs + (size_t)co], m3 = m[(size_t)(12 + j) * xs + (size_t)co];
-          s0[j] = m0 + m1 + m2;
-          s1[j] = m1 - m2 - m3;
-        }
+        output_rows(m, xs, co, s0, s1);
         o00[co] = s0[0] + s0[1] + s0[2];
         o01[co] = s0[1] - s0[2] - s0[3];
         o10[co] = s1[0] + s1[1] + s1[2];
@@ -151,16 +156,10 @@ KU_CLONES static void output_transform(const conv_params *p, const geometry *g, 
     /* a tile on the bottom or right edge of an odd-sized output */
     for (int64_t co = 0; co < O; co++) {
       float s0[4], s1[4];
-      for (int j = 0; j < 4; j++) {
-        float m0 = m[(size_t)j * xs + (size_t)co], m1 = m[(size_t)(4 + j) * xs + (size_t)co];
-        float m2 = m[(size_t)(8 + j) * xs + (size_t)co], m3 = m[(size_t)(12 + j) * xs + (size_t)co];
-        s0[j] = m0 + m1 + m2;
-        s1[j] = m1 - m2 - m3;
-      }
+      output_rows(m, xs, co, s0, s1);
       o00[co] = s0[0] + s0[1] + s0[2];
-      if (x1) o01[co] = s0[1] - s0[2] - s0[3];
-      if (y1) o10[co] = s1[0] + s1[1] + s1[2];
-      if (x1 && y1) o11[co] = s1[1] - s1[2] - s1[3];
+      if (x1) o00[g->ow + co] = s0[1] - s0[2] - s0[3];
+      if (y1) o00[g->oh + co] = s1[0] + s1[1] + s1[2];
     }
   }
 }
