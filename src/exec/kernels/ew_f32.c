@@ -405,12 +405,19 @@ enum { PROG_V = EWP_BLOCK / 16 };
 #define P_MUL(x, y) ((x) * (y))
 #define P_DIV(x, y) ((x) / (y))
 
+/* m's lanes in the order given by constant indices (GCC and clang spell it differently). */
+#if defined(__clang__)
+#define VPERM(m, ...) __builtin_shufflevector(m, m, __VA_ARGS__)
+#else
+#define VPERM(m, ...) __builtin_shuffle(m, (vi32){__VA_ARGS__})
+#endif
+
 /* Whether every lane of m is negative. */
 EW_INLINE bool vall_negative(vi32 m) {
-  m &= __builtin_shuffle(m, (vi32){8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7});
-  m &= __builtin_shuffle(m, (vi32){4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11});
-  m &= __builtin_shuffle(m, (vi32){2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13});
-  m &= __builtin_shuffle(m, (vi32){1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14});
+  m &= VPERM(m, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  m &= VPERM(m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  m &= VPERM(m, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  m &= VPERM(m, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
   return m[0] < 0;
 }
 
