@@ -14,6 +14,7 @@
 
 #include "group_ctx.h"
 #include "ir/ir.h"
+#include "print_ok.h"
 #include "shloc/shloc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -34,14 +35,6 @@ static shloc_module *parse_ok(const char *text) {
   if (st) fail_msg("unexpected parse error: %s", shloc_status_message(st));
   assert_null(shloc_module_verify(m));
   return m;
-}
-
-static char *print(shloc_module *m, unsigned flags) {
-  char *out = NULL;
-  size_t len = 0;
-  shloc_status st = shloc_module_print(m, flags, &out, &len);
-  if (st) fail_msg("print failed: %s", shloc_status_message(st));
-  return out;
 }
 
 static void expect_error(const char *text, const char *needle, int line, int col) {

@@ -14,6 +14,7 @@
 
 #include "group_ctx.h"
 #include "ir/ir.h" /* the module arena, for the memory bound test */
+#include "print_ok.h"
 #include "shloc/shloc.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -32,16 +33,6 @@ static shloc_module *parse_ok(const char *text) {
   }
   assert_non_null(m);
   return m;
-}
-
-static char *print(shloc_module *m, unsigned flags) {
-  char *out = NULL;
-  size_t len = 0;
-  shloc_status st = shloc_module_print(m, flags, &out, &len);
-  if (st) fail_msg("print failed: %s", shloc_status_message(st));
-  assert_non_null(out);
-  assert_int_equal(strlen(out), len);
-  return out;
 }
 
 /* Parses and prints `text` in form `flags`. */

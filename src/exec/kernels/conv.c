@@ -158,6 +158,7 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     if (p->P > INT32_MAX || p->Kd > INT32_MAX || p->Cq > INT32_MAX || p->out_pitch > INT32_MAX)
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "is too large");
     ST_TRY(mathlib_require(op));
+    p->winograd = conv_winograd_applies(p);
   }
   *params = p;
   return NULL;
@@ -352,7 +353,7 @@ static shl_status conv_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   if (!st) {
     if (p->ck == CK_INT) conv_int(p, lhs, rhs, oc, r->n);
     else if (p->Kd == 0) memset(oc, 0, (size_t)r->n * es);
-    else if (conv_winograd_applies(p)) st = conv_winograd(p, lhs, rhs, oc);
+    else if (p->winograd) st = conv_winograd(p, lhs, rhs, oc);
     else st = conv_matrix(p, lhs, rhs, oc);
   }
   if (!st && !direct) ku_from_ck(p->ck, r->dtype, oc, r->data, r->n);

@@ -27,6 +27,7 @@ typedef struct {
   bool out_direct;            /* products write the result in place, row pitch out_pitch */
   int64_t out_pitch, out_f_stride;
   strided_box out_box;        /* otherwise: scratch [P, Cq] -> result (byte strides) */
+  bool winograd;              /* floats: conv_winograd computes it (decided at plan time) */
 } conv_params;
 
 /* Whether the Winograd path computes this convolution (see conv_winograd.c). */
