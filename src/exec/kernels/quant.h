@@ -35,6 +35,29 @@ void quant_requantize(const shl_type *tin, const shl_type *tout, const void *src
 /* Checks what quant_requantize needs (per-axis along the same dimension). */
 shl_status quant_requantize_check(const shl_op *op, const shl_type *tin, const shl_type *tout);
 
+/* Runs of n storage elements from element off (loads every stride-th) as
+ * int64, typed loops. */
+void quant_load_run(shl_dtype storage, const void *src, int64_t off, int64_t stride, int64_t n, int64_t *dst);
+void quant_store_run(shl_dtype storage, void *dst, int64_t off, int64_t n, const int64_t *src);
+
+/* dst = n storage elements (every stride-th from element off) minus zp, for
+ * 8-bit and narrower storage (the differences fit i16). */
+void quant_center16_run(shl_dtype storage, const void *src, int64_t off, int64_t stride, int64_t n, int64_t zp,
+                        int16_t *dst);
+
+/* Round half to even without a library call (baseline x86-64 has no
+ * roundss): below 2^23 (2^52), adding and subtracting 2^23 (2^52) with r's
+ * sign rounds in the current (nearest-even) mode; beyond, values are
+ * integers already. */
+static inline float quant_rintf(float r) {
+  float t = __builtin_copysignf(0x1p23f, r);
+  return __builtin_fabsf(r) < 0x1p23f ? (r + t) - t : r;
+}
+static inline double quant_rint(double r) {
+  double t = __builtin_copysign(0x1p52, r);
+  return __builtin_fabs(r) < 0x1p52 ? (r + t) - t : r;
+}
+
 /* Loads / stores element i of a storage buffer as an integer (typed loops
  * are used for bulk work; these serve the integer kernels' edges). */
 int64_t quant_load(shl_dtype storage, const void *p, int64_t i);

@@ -24,7 +24,7 @@ static void to_result_i32(const shl_type *t, const shl_quant *out, const void *s
       dst[i] = (int32_t)x;
       continue;
     }
-    float r = rintf((float)x * msf + mzf);
+    float r = quant_rintf((float)x * msf + mzf);
     dst[i] = r != r ? 0 : r >= 2147483648.0f ? INT32_MAX : r < -2147483648.0f ? INT32_MIN : (int32_t)r;
   }
 }

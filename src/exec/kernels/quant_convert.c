@@ -45,6 +45,41 @@ int64_t quant_load(shl_dtype storage, const void *p, int64_t i) {
     default: break;                                           \
   }
 
+void quant_load_run(shl_dtype storage, const void *src, int64_t off, int64_t stride, int64_t n, int64_t *dst) {
+#define LOADR(T)                                                            \
+  {                                                                         \
+    const T *s = (const T *)src + off;                                      \
+    for (int64_t i = 0; i < n; i++) dst[i] = s[i * stride];                 \
+  }
+  QUANT_STORAGE_SWITCH(storage, LOADR)
+#undef LOADR
+}
+
+void quant_store_run(shl_dtype storage, void *dst, int64_t off, int64_t n, const int64_t *src) {
+#define STORER(T)                                                           \
+  {                                                                         \
+    T *d = (T *)dst + off;                                                  \
+    for (int64_t i = 0; i < n; i++) d[i] = (T)src[i];                       \
+  }
+  QUANT_STORAGE_SWITCH(storage, STORER)
+#undef STORER
+}
+
+void quant_center16_run(shl_dtype storage, const void *src, int64_t off, int64_t stride, int64_t n, int64_t zp,
+                        int16_t *dst) {
+#define CENTER(T)                                                           \
+  {                                                                         \
+    const T *s = (const T *)src + off;                                      \
+    int32_t z = (int32_t)zp;                                                \
+    if (stride == 1)                                                        \
+      for (int64_t i = 0; i < n; i++) dst[i] = (int16_t)((int32_t)s[i] - z); \
+    else                                                                    \
+      for (int64_t i = 0; i < n; i++) dst[i] = (int16_t)((int32_t)s[i * stride] - z); \
+  }
+  QUANT_STORAGE_SWITCH(storage, CENTER)
+#undef CENTER
+}
+
 /* Rounds a double to expressed type e and back. */
 static double to_e(shl_dtype e, double v) { return fp_to_f64(e, fp_from_f64(e, v)); }
 
@@ -108,7 +143,7 @@ void quant_quantize(const shl_type *t, const void *src, void *dst) {
             float r = s[k] / sc + zp;                                                  \
             r = r < lo ? lo : r;                                                       \
             r = r > hi ? hi : r;                                                       \
-            d[k] = (T)sat(rintf(r), tmin, tmax);                                       \
+            d[k] = (T)sat(quant_rintf(r), tmin, tmax);                                       \
           }                                                                            \
         } else {                                                                       \
           double sc = to_e(e, q->scales[c]), zp = to_e(e, (double)q->zero_points[c]);  \
@@ -118,7 +153,7 @@ void quant_quantize(const shl_type *t, const void *src, void *dst) {
             double r = to_e(e, to_e(e, x / sc) + zp);                                  \
             r = r < lo ? lo : r;                                                       \
             r = r > hi ? hi : r;                                                       \
-            d[k] = (T)sat(nearbyint(r), tmin, tmax);                                   \
+            d[k] = (T)sat(quant_rint(r), tmin, tmax);                                    \
           }                                                                            \
         }                                                                              \
       }                                                                                \
@@ -147,16 +182,23 @@ void quant_requantize(const shl_type *tin, const shl_type *tout, const void *src
   quant_layout L = quant_layout_of(a->axis >= 0 ? tin : tout);
   int64_t tmin = int_min(b->storage), tmax = (int64_t)int_max(b->storage);
   float lo = (float)b->storage_min, hi = (float)b->storage_max;
+  int64_t buf[256];
   for (int64_t o = 0, k = 0; o < L.outer; o++)
     for (int64_t c = 0; c < L.channels; c++) {
       uint32_t ca = a->axis >= 0 ? (uint32_t)c : 0, cb = b->axis >= 0 ? (uint32_t)c : 0;
       double ms = a->scales[ca] / b->scales[cb];
       float msf = (float)ms, mzf = (float)((double)b->zero_points[cb] - (double)a->zero_points[ca] * ms);
-      for (int64_t i = 0; i < L.inner; i++, k++) {
-        float r = (float)quant_load(a->storage, src, k) * msf + mzf;
-        r = r < lo ? lo : r;
-        r = r > hi ? hi : r;
-        int_store(b->storage, (uint8_t *)dst + (size_t)k * dtype_bytes(b->storage), sat(rintf(r), tmin, tmax));
+      for (int64_t i = 0; i < L.inner; i += 256) {
+        int64_t m = L.inner - i < 256 ? L.inner - i : 256;
+        quant_load_run(a->storage, src, k, 1, m, buf);
+        for (int64_t j = 0; j < m; j++) {
+          float r = (float)buf[j] * msf + mzf;
+          r = r < lo ? lo : r;
+          r = r > hi ? hi : r;
+          buf[j] = sat(quant_rintf(r), tmin, tmax);
+        }
+        quant_store_run(b->storage, dst, k, m, buf);
+        k += m;
       }
     }
 }

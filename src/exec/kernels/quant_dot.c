@@ -21,7 +21,78 @@ typedef struct {
   int64_t B, M, K, N;
   int32_t lorder[KU_MAX_RANK], rorder[KU_MAX_RANK];
   int32_t chan_dim; /* result dimension that selects scales (-1: one scale) */
+  size_t scratch;   /* bytes of scratch a run needs (carve) */
+  struct qdot_cache *cache;
 } qdot_params;
+
+/* Scratch kept from run to run (first touches of fresh pages cost more
+ * than the products here); a re-entered op allocates its own. */
+typedef struct qdot_cache {
+  void *mem;
+  char busy;
+} qdot_cache;
+
+static void cache_release(void *arg) {
+  qdot_cache *c = arg;
+  free(c->mem);
+  c->mem = NULL;
+}
+
+static void *scratch_get(const qdot_params *p, bool *owned) {
+  *owned = true;
+  if (!__atomic_test_and_set(&p->cache->busy, __ATOMIC_ACQUIRE)) {
+    if (!p->cache->mem) p->cache->mem = exec_malloc(p->scratch);
+    if (p->cache->mem) {
+      *owned = false;
+      return p->cache->mem;
+    }
+    __atomic_clear(&p->cache->busy, __ATOMIC_RELEASE);
+  }
+  return exec_malloc(p->scratch);
+}
+
+static void scratch_put(const qdot_params *p, void *m, bool owned) {
+  if (owned) free(m);
+  else __atomic_clear(&p->cache->busy, __ATOMIC_RELEASE);
+}
+
+/* Successive 64-byte aligned pieces of a scratch block (sizes first, then
+ * addresses: the same walk at prepare and at run). */
+static size_t carve(size_t *at, size_t n) {
+  size_t here = *at;
+  *at += (n + 63) & ~(size_t)63;
+  return here;
+}
+
+/* Scratch layout: pieces of run_dot / run_conv, then the sums. */
+typedef struct {
+  size_t a, b, packed, w, tmp, out, acc, end;
+} qdot_layout;
+
+static qdot_layout layout_of(const qdot_params *p, int64_t n_l, int64_t n_r, int64_t n_out) {
+  qdot_layout L = {0};
+  size_t at = 0, es = p->narrow ? sizeof(int16_t) : sizeof(int64_t);
+  if (p->conv) {
+    const conv_params *cp = &p->cp;
+    int64_t lda = (cp->Kd + 1) & ~(int64_t)1;
+    L.a = carve(&at, (size_t)n_l * es);
+    L.b = carve(&at, (size_t)n_r * es);
+    if (p->narrow) {
+      L.w = carve(&at, (size_t)(cp->P * lda) * es);
+      L.tmp = carve(&at, (size_t)(cp->Kd * cp->Cq) * es);
+      L.packed = carve(&at, quant_gemm_packed_size(cp->Kd, cp->Cq));
+      if (!cp->out_direct) L.out = carve(&at, (size_t)(cp->P * cp->Cq) * sizeof(int32_t));
+    }
+  } else {
+    int64_t Kp = p->narrow ? (p->K + 1) & ~(int64_t)1 : p->K;
+    L.a = carve(&at, (size_t)(p->B * p->M * Kp) * es);
+    L.b = carve(&at, (size_t)(p->B * p->K * p->N) * es);
+    if (p->narrow) L.packed = carve(&at, quant_gemm_packed_size(p->K, p->N));
+  }
+  L.acc = carve(&at, (size_t)n_out * (p->narrow ? sizeof(int32_t) : sizeof(int64_t)));
+  L.end = at;
+  return L;
+}
 
 /* The operand as [outer][dims[d]][inner] along dimension d. */
 static quant_layout layout_along(const shl_type *t, int32_t d) {
@@ -34,49 +105,77 @@ static quant_layout layout_along(const shl_type *t, int32_t d) {
   return L;
 }
 
-/* Element k of a quantized operand minus its zero point. */
-static inline int64_t centered(const shl_quant *q, const void *data, int64_t k, int64_t c) {
-  return quant_load(q->storage, data, k) - q->zero_points[q->axis >= 0 ? c : 0];
-}
-
 /* The operand minus its zero points, walked in `order` (outer to inner) into
- * dst; every run of `row` elements is followed by `pad - row` zeros. */
+ * dst; every run of `row` elements (a multiple of the innermost dimension)
+ * is followed by `pad - row` zeros.  The innermost dimension is one typed
+ * strided run. */
 static void gather_centered(const shl_type *t, const void *src, const int32_t *order, int64_t row, int64_t pad,
                             bool narrow, void *dst) {
   const shl_quant *q = t->quant;
   int32_t r = t->rank;
-  int64_t st[KU_MAX_RANK], idx[KU_MAX_RANK] = {0}, n = type_num_elements(t), off = 0, w = 0;
+  int64_t n = type_num_elements(t);
+  if (n == 0) return;
+  int64_t st[KU_MAX_RANK], idx[KU_MAX_RANK] = {0}, off = 0, w = 0, done = 0;
   ku_strides(r, t->dims, st);
-  for (int64_t e = 0; e < n; e++) {
-    int64_t v = centered(q, src, off, q->axis >= 0 ? off / st[q->axis] % t->dims[q->axis] : 0);
-    if (narrow) ((int16_t *)dst)[w++] = (int16_t)v;
-    else ((int64_t *)dst)[w++] = v;
-    if (row && (e + 1) % row == 0)
-      for (int64_t z = row; z < pad; z++) {
-        if (narrow) ((int16_t *)dst)[w++] = 0;
-        else ((int64_t *)dst)[w++] = 0;
+  int32_t in = r ? order[r - 1] : 0;
+  int64_t len = r ? t->dims[in] : 1, stride = r ? st[in] : 1;
+  int64_t *buf = malloc((size_t)len * sizeof *buf);
+  if (!buf) return; /* callers allocate far more than this; see qdot_run */
+  for (;;) {
+    if (narrow && q->axis != in) {
+      quant_center16_run(q->storage, src, off, stride, len, q->zero_points[q->axis < 0 ? 0 : idx[q->axis]],
+                         (int16_t *)dst + w);
+    } else {
+      quant_load_run(q->storage, src, off, stride, len, buf);
+      for (int64_t j = 0; j < len; j++) {
+      int64_t c = q->axis < 0 ? 0 : q->axis == in ? j : idx[q->axis];
+      int64_t v = buf[j] - q->zero_points[c];
+        if (narrow) ((int16_t *)dst)[w + j] = (int16_t)v;
+        else ((int64_t *)dst)[w + j] = v;
       }
-    for (int32_t i = r - 1; i >= 0; i--) {
+    }
+    w += len;
+    done += len;
+    if (row && done % row == 0)
+      for (int64_t z = row; z < pad; z++, w++) {
+        if (narrow) ((int16_t *)dst)[w] = 0;
+        else ((int64_t *)dst)[w] = 0;
+      }
+    int32_t i = r - 2;
+    for (; i >= 0; i--) {
       int32_t d = order[i];
       off += st[d];
       if (++idx[d] < t->dims[d]) break;
       off -= st[d] * t->dims[d];
       idx[d] = 0;
     }
+    if (i < 0) break;
   }
+  free(buf);
 }
 
 /* The operand minus its zero points in its own layout. */
 static void center(const shl_type *t, const void *src, bool narrow, void *dst) {
   const shl_quant *q = t->quant;
   quant_layout L = quant_layout_of(t);
+  int64_t buf[256];
   for (int64_t o = 0, k = 0; o < L.outer; o++)
-    for (int64_t c = 0; c < L.channels; c++)
-      for (int64_t i = 0; i < L.inner; i++, k++) {
-        int64_t v = centered(q, src, k, c);
-        if (narrow) ((int16_t *)dst)[k] = (int16_t)v;
-        else ((int64_t *)dst)[k] = v;
+    for (int64_t c = 0; c < L.channels; c++) {
+      int64_t zp = q->zero_points[q->axis >= 0 ? c : 0];
+      if (narrow) {
+        quant_center16_run(q->storage, src, k, 1, L.inner, zp, (int16_t *)dst + k);
+        k += L.inner;
+        continue;
       }
+      for (int64_t i = 0; i < L.inner; i += 256) {
+        int64_t m = L.inner - i < 256 ? L.inner - i : 256;
+        quant_load_run(q->storage, src, k, 1, m, buf);
+        for (int64_t j = 0; j < m; j++, k++) {
+          if (narrow) ((int16_t *)dst)[k] = (int16_t)(buf[j] - zp);
+          else ((int64_t *)dst)[k] = buf[j] - zp;
+        }
+      }
+    }
 }
 
 /* out = the result's storage values from the exact sums (i32 or i64). */
@@ -85,17 +184,19 @@ static void scale_out(const qdot_params *p, const shl_op *op, const int32_t *s32
   const shl_type *ot = op->results[0].type;
   const shl_quant *oq = ot->quant;
   quant_layout L = layout_along(ot, p->chan_dim);
-  int64_t tmin = oq->storage_min, tmax = oq->storage_max;
-  size_t osz = dtype_bytes(oq->storage);
+  double tmin = (double)oq->storage_min, tmax = (double)oq->storage_max;
+  int64_t buf[256];
   for (int64_t c = 0; c < L.channels; c++) {
     double m = lq->scales[0] * rq->scales[rq->axis >= 0 ? c : 0] / oq->scales[oq->axis >= 0 ? c : 0];
-    int64_t zp = oq->zero_points[oq->axis >= 0 ? c : 0];
+    double zp = (double)oq->zero_points[oq->axis >= 0 ? c : 0];
     for (int64_t o = 0; o < L.outer; o++)
-      for (int64_t i = 0; i < L.inner; i++) {
-        int64_t k = (o * L.channels + c) * L.inner + i;
-        double v = nearbyint((double)(s32 ? s32[k] : s64[k]) * m) + (double)zp;
-        int64_t r = v <= (double)tmin ? tmin : v >= (double)tmax ? tmax : (int64_t)v;
-        int_store(oq->storage, (uint8_t *)out + (size_t)k * osz, r);
+      for (int64_t i = 0; i < L.inner; i += 256) {
+        int64_t k0 = (o * L.channels + c) * L.inner + i, len = L.inner - i < 256 ? L.inner - i : 256;
+        for (int64_t j = 0; j < len; j++) {
+          double v = quant_rint((double)(s32 ? s32[k0 + j] : s64[k0 + j]) * m) + zp;
+          buf[j] = (int64_t)(v <= tmin ? tmin : v >= tmax ? tmax : v);
+        }
+        quant_store_run(oq->storage, out, k0, len, buf);
       }
   }
 }
@@ -197,82 +298,69 @@ static shl_status qdot_prepare(plan_ctx *pc, const shl_op *op, void **params) {
       return op_error(op, SHLOC_ERR_VERIFY, "result quantization dimension must be the one rhs scales map to");
     p->chan_dim = ot->quant->axis;
   }
+  p->scratch = layout_of(p, type_num_elements(lt), type_num_elements(rt), type_num_elements(ot)).end + 64;
+  p->cache = plan_alloc(pc, sizeof *p->cache);
+  if (!p->cache) return st_oom();
+  *p->cache = (qdot_cache){0};
+  ST_TRY(plan_on_release(pc, cache_release, p->cache));
   *params = p;
   return NULL;
 }
 
-static shl_status run_dot(const qdot_params *p, const shl_op *op, shl_buf *const *in, void *acc) {
+static void run_dot(const qdot_params *p, const shl_op *op, shl_buf *const *in, uint8_t *mem, void *acc) {
   const shl_type *lt = op->operands[0]->type, *rt = op->operands[1]->type;
+  qdot_layout Ly = layout_of(p, in[0]->n, in[1]->n, 0);
   int64_t Kp = p->narrow ? (p->K + 1) & ~(int64_t)1 : p->K;
-  size_t es = p->narrow ? sizeof(int16_t) : sizeof(int64_t);
-  void *A = malloc((size_t)(p->B * p->M * Kp) * es + 16), *Bm = malloc((size_t)(p->B * p->K * p->N) * es + 16);
-  int16_t *packed = p->narrow ? malloc(quant_gemm_packed_size(p->K, p->N) + 16) : NULL;
-  shl_status st = A && Bm && (!p->narrow || packed) ? NULL : st_oom();
-  if (!st) {
-    gather_centered(lt, in[0]->data, p->lorder, p->K, Kp, p->narrow, A);
-    gather_centered(rt, in[1]->data, p->rorder, 0, 0, p->narrow, Bm);
-    for (int64_t b = 0; b < p->B; b++) {
-      if (p->narrow) {
-        quant_gemm_pack_b(p->K, p->N, (const int16_t *)Bm + b * p->K * p->N, p->N, packed);
-        quant_gemm(p->M, p->N, p->K, (const int16_t *)A + b * p->M * Kp, Kp, packed, (int32_t *)acc + b * p->M * p->N,
-                   p->N);
-        continue;
-      }
-      const int64_t *a = (const int64_t *)A + b * p->M * p->K, *bm = (const int64_t *)Bm + b * p->K * p->N;
-      int64_t *c = (int64_t *)acc + b * p->M * p->N;
-      for (int64_t i = 0; i < p->M; i++)
-        for (int64_t j = 0; j < p->N; j++) {
-          uint64_t s = 0; /* wraps like the i64 it stands for */
-          for (int64_t k = 0; k < p->K; k++) s += (uint64_t)a[i * p->K + k] * (uint64_t)bm[k * p->N + j];
-          c[i * p->N + j] = (int64_t)s;
-        }
+  void *A = mem + Ly.a, *Bm = mem + Ly.b;
+  int16_t *packed = (int16_t *)(mem + Ly.packed);
+  gather_centered(lt, in[0]->data, p->lorder, p->K, Kp, p->narrow, A);
+  gather_centered(rt, in[1]->data, p->rorder, 0, 0, p->narrow, Bm);
+  for (int64_t b = 0; b < p->B; b++) {
+    if (p->narrow) {
+      quant_gemm_pack_b(p->K, p->N, (const int16_t *)Bm + b * p->K * p->N, p->N, packed);
+      quant_gemm(p->M, p->N, p->K, (const int16_t *)A + b * p->M * Kp, Kp, packed, (int32_t *)acc + b * p->M * p->N, p->N);
+      continue;
     }
+    const int64_t *a = (const int64_t *)A + b * p->M * p->K, *bm = (const int64_t *)Bm + b * p->K * p->N;
+    int64_t *c = (int64_t *)acc + b * p->M * p->N;
+    for (int64_t i = 0; i < p->M; i++)
+      for (int64_t j = 0; j < p->N; j++) {
+        uint64_t s = 0; /* wraps like the i64 it stands for */
+        for (int64_t k = 0; k < p->K; k++) s += (uint64_t)a[i * p->K + k] * (uint64_t)bm[k * p->N + j];
+        c[i * p->N + j] = (int64_t)s;
+      }
   }
-  free(A);
-  free(Bm);
-  free(packed);
-  return st;
 }
 
-static shl_status run_conv(const qdot_params *p, const shl_op *op, shl_buf *const *in, void *acc, int64_t n_out) {
+static void run_conv(const qdot_params *p, const shl_op *op, shl_buf *const *in, uint8_t *mem, void *acc, int64_t n_out) {
   const conv_params *cp = &p->cp;
   const shl_type *lt = op->operands[0]->type, *rt = op->operands[1]->type;
+  qdot_layout Ly = layout_of(p, in[0]->n, in[1]->n, n_out);
   size_t es = p->narrow ? sizeof(int16_t) : sizeof(int64_t);
-  void *L = malloc((size_t)in[0]->n * es + 16), *R = malloc((size_t)in[1]->n * es + 16);
-  shl_status st = L && R ? NULL : st_oom();
-  if (!st) {
-    center(lt, in[0]->data, p->narrow, L);
-    center(rt, in[1]->data, p->narrow, R);
+  void *L = mem + Ly.a, *R = mem + Ly.b;
+  center(lt, in[0]->data, p->narrow, L);
+  center(rt, in[1]->data, p->narrow, R);
+  if (!p->narrow) {
+    conv_int(cp, L, R, acc, n_out);
+    return;
   }
-  if (!st && !p->narrow) conv_int(cp, L, R, acc, n_out);
-  if (!st && p->narrow) {
-    int64_t lda = (cp->Kd + 1) & ~(int64_t)1;
-    int16_t *A = malloc((size_t)(cp->P * lda) * es + 16), *W = malloc((size_t)(cp->Kd * cp->Cq) * es + 16);
-    int16_t *packed = malloc(quant_gemm_packed_size(cp->Kd, cp->Cq) + 16);
-    int32_t *scratch = cp->out_direct ? NULL : malloc((size_t)(cp->P * cp->Cq) * sizeof(int32_t) + 16);
-    st = A && W && packed && (cp->out_direct || scratch) ? NULL : st_oom();
-    for (int64_t q = 0; !st && q < cp->NQ; q++) {
-      conv_kernel_matrix(cp, R, es, q, (uint8_t *)W);
-      quant_gemm_pack_b(cp->Kd, cp->Cq, W, cp->Cq, packed);
-      for (int64_t r = 0; r < cp->P; r++) {
-        conv_im2col_row(cp, L, es, q, r, (uint8_t *)(A + r * lda));
-        if (lda > cp->Kd) A[r * lda + cp->Kd] = 0;
-      }
-      int32_t *dst = (int32_t *)acc + q * cp->Cq * cp->out_f_stride;
-      if (cp->out_direct) quant_gemm(cp->P, cp->Cq, cp->Kd, A, lda, packed, dst, cp->out_pitch);
-      else {
-        quant_gemm(cp->P, cp->Cq, cp->Kd, A, lda, packed, scratch, cp->Cq);
-        strided_copy(&cp->out_box, dst, scratch, sizeof(int32_t));
-      }
+  int64_t lda = (cp->Kd + 1) & ~(int64_t)1;
+  int16_t *A = (int16_t *)(mem + Ly.w), *W = (int16_t *)(mem + Ly.tmp), *packed = (int16_t *)(mem + Ly.packed);
+  int32_t *scratch = cp->out_direct ? NULL : (int32_t *)(mem + Ly.out);
+  for (int64_t q = 0; q < cp->NQ; q++) {
+    conv_kernel_matrix(cp, R, es, q, (uint8_t *)W);
+    quant_gemm_pack_b(cp->Kd, cp->Cq, W, cp->Cq, packed);
+    for (int64_t r = 0; r < cp->P; r++) {
+      conv_im2col_row(cp, L, es, q, r, (uint8_t *)(A + r * lda));
+      if (lda > cp->Kd) A[r * lda + cp->Kd] = 0;
     }
-    free(A);
-    free(W);
-    free(packed);
-    free(scratch);
+    int32_t *dst = (int32_t *)acc + q * cp->Cq * cp->out_f_stride;
+    if (cp->out_direct) quant_gemm(cp->P, cp->Cq, cp->Kd, A, lda, packed, dst, cp->out_pitch);
+    else {
+      quant_gemm(cp->P, cp->Cq, cp->Kd, A, lda, packed, scratch, cp->Cq);
+      strided_copy(&cp->out_box, dst, scratch, sizeof(int32_t));
+    }
   }
-  free(L);
-  free(R);
-  return st;
 }
 
 static shl_status qdot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
@@ -280,13 +368,15 @@ static shl_status qdot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   const qdot_params *p = po->params;
   int64_t n = out[0]->n;
   if (n == 0) return NULL;
-  size_t es = p->narrow ? sizeof(int32_t) : sizeof(int64_t);
-  void *acc = calloc((size_t)n, es);
-  if (!acc) return st_oom();
-  shl_status st = p->conv ? run_conv(p, po->op, in, acc, n) : run_dot(p, po->op, in, acc);
-  if (!st) scale_out(p, po->op, p->narrow ? acc : NULL, p->narrow ? NULL : acc, out[0]->data);
-  free(acc);
-  return st;
+  bool owned;
+  uint8_t *mem = scratch_get(p, &owned);
+  if (!mem) return st_oom();
+  void *acc = mem + layout_of(p, in[0]->n, in[1]->n, n).acc;
+  if (p->conv) run_conv(p, po->op, in, mem, acc, n);
+  else run_dot(p, po->op, in, mem, acc);
+  scale_out(p, po->op, p->narrow ? acc : NULL, p->narrow ? NULL : acc, out[0]->data);
+  scratch_put(p, mem, owned);
+  return NULL;
 }
 
 const shl_kernel kernel_quant_dot = {qdot_prepare, qdot_run};
