@@ -73,6 +73,7 @@ struct shloc_executable {
   shloc_module *m;
   const shl_op *func;
   exec_config cfg;
+  struct probe_log *probes; /* this run's interpreter.probe values (kernels/probe.c) */
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;

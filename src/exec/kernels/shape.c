@@ -366,14 +366,14 @@ static shl_status get_tuple_element_run(exec_ctx *ec, const plan_op *po, shl_buf
 const shl_kernel kernel_tuple = {NULL, tuple_run};
 const shl_kernel kernel_get_tuple_element = {get_tuple_element_prepare, get_tuple_element_run};
 
-/* ---- interpreter.probe / interpreter.print: pass the operand through ----
- * Probed values are not recorded to files yet; print does not print yet. */
+/* ---- interpreter.print: passes the operand through (library code does not
+ * print; interpreter.probe records values, probe.c) ---- */
 
-static shl_status probe_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+static shl_status passthrough_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)ec;
   for (uint32_t i = 0; i < po->op->n_results && i < po->op->n_operands; i++)
     if (out[i]->nbytes && out[i]->data != in[i]->data) memcpy(out[i]->data, in[i]->data, out[i]->nbytes);
   return NULL;
 }
 
-const shl_kernel kernel_probe = {NULL, probe_run};
+const shl_kernel kernel_passthrough = {NULL, passthrough_run};
