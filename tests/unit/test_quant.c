@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "exec/exec.h"
+#include "exec/kernels/quant.h"
 #include "group_ctx.h"
 #include "harness.h"
 #include "shloc/shloc.h"
@@ -401,6 +402,37 @@ static void test_hybrid_dot(void **state) {
   run_body(&t);
 }
 
+/* ---- the GEMM kernels, each instruction set the machine has ---- */
+
+static void test_gemm_kernels(void **state) {
+  (void)state;
+  const int64_t shapes[][3] = {{1, 1, 1}, {3, 5, 7}, {8, 16, 2}, {9, 17, 33}, {37, 50, 129}, {64, 40, 1}};
+  for (int isa = QUANT_ISA_C; isa <= (int)quant_gemm_best_isa(); isa++)
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+      int64_t M = shapes[t][0], N = shapes[t][1], K = shapes[t][2], lda = (K + 1) & ~(int64_t)1;
+      int16_t *A = calloc((size_t)(M * lda), sizeof *A), *B = calloc((size_t)(K * N), sizeof *B);
+      int16_t *P = malloc(quant_gemm_packed_size(K, N));
+      int32_t *C = malloc((size_t)(M * N) * sizeof *C);
+      if (!A || !B || !P || !C) fail_msg("out of memory");
+      for (int64_t i = 0; i < M; i++)
+        for (int64_t k = 0; k < K; k++) A[i * lda + k] = (int16_t)rnd(-255, 255);
+      for (int64_t i = 0; i < K * N; i++) B[i] = (int16_t)rnd(-255, 255);
+      quant_gemm_pack_b(K, N, B, N, P);
+      quant_gemm_isa((quant_isa)isa, M, N, K, A, lda, P, C, N);
+      for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+          int64_t s = 0;
+          for (int64_t k = 0; k < K; k++) s += (int64_t)A[i * lda + k] * B[k * N + j];
+          if (C[i * N + j] != s) fail_msg("isa %d, %lldx%lldx%lld: C[%lld][%lld] = %d, want %lld", isa, (long long)M,
+                                          (long long)N, (long long)K, (long long)i, (long long)j, C[i * N + j], (long long)s);
+        }
+      free(A);
+      free(B);
+      free(P);
+      free(C);
+    }
+}
+
 /* ---- the type layer rejects what the spec rules out ---- */
 
 static void expect_parse_error(const char *type, const char *needle) {
@@ -441,6 +473,7 @@ int main(void) {
       cmocka_unit_test(test_dot_general),
       cmocka_unit_test(test_convolution),
       cmocka_unit_test(test_hybrid_dot),
+      cmocka_unit_test(test_gemm_kernels),
       cmocka_unit_test(test_type_errors),
   };
   return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -69,6 +69,11 @@ size_t quant_gemm_packed_size(int64_t K, int64_t N);
 void quant_gemm_pack_b(int64_t K, int64_t N, const int16_t *B, int64_t ldb, int16_t *packed);
 void quant_gemm(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *packed, int32_t *C,
                 int64_t ldc);
+/* The same with a given instruction set (tests run each one the machine has). */
+typedef enum { QUANT_ISA_C, QUANT_ISA_AVX2, QUANT_ISA_AVX512VNNI } quant_isa;
+quant_isa quant_gemm_best_isa(void);
+void quant_gemm_isa(quant_isa isa, int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *packed,
+                    int32_t *C, int64_t ldc);
 
 /* The kernel for an op with quantized operands or results, or NULL when the
  * op has none (the op table's kernel applies). */

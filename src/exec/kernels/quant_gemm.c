@@ -128,12 +128,20 @@ typedef void block_fn(int64_t, int64_t, const int16_t *, int64_t, const int16_t 
 
 /* A's rows are read two k at a time: lda and the row storage must cover K
  * rounded up to even, with a zero in the padding column. */
+quant_isa quant_gemm_best_isa(void) {
+  if (__builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw")) return QUANT_ISA_AVX512VNNI;
+  return __builtin_cpu_supports("avx2") ? QUANT_ISA_AVX2 : QUANT_ISA_C;
+}
+
 void quant_gemm(int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *packed, int32_t *C,
                 int64_t ldc) {
+  quant_gemm_isa(quant_gemm_best_isa(), M, N, K, A, lda, packed, C, ldc);
+}
+
+void quant_gemm_isa(quant_isa isa, int64_t M, int64_t N, int64_t K, const int16_t *A, int64_t lda, const int16_t *packed,
+                    int32_t *C, int64_t ldc) {
   int64_t k2 = (K + 1) / 2, panels = (N + NR - 1) / NR;
-  block_fn *block = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") ? block_vnni
-                    : __builtin_cpu_supports("avx2")                                             ? block_avx2
-                                                                                                 : block_c;
+  block_fn *block = isa == QUANT_ISA_AVX512VNNI ? block_vnni : isa == QUANT_ISA_AVX2 ? block_avx2 : block_c;
   int64_t mc = A_BLOCK_BYTES / (lda * (int64_t)sizeof *A) / MR * MR;
   if (mc < MR) mc = MR;
   bool by_panel = panels >= 2 * omp_get_max_threads();
