@@ -65,6 +65,7 @@ struct plan_ctx {
 
 struct exec_ctx {
   shloc_executable *x;
+  const struct exec_process *proc; /* inside interpreter.run_parallel (kernels/process.c); NULL: one process */
   shl_buf *slots; /* frame of the plan whose op is running (for captures) */
   exec_plan *plan;
 };

@@ -106,12 +106,5 @@ static shl_status copy_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
 
 static shl_status token_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) { return NULL; }
 
-static shl_status zero_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  /* A single process: replica and partition ids are 0. */
-  memset(out[0]->data, 0, out[0]->nbytes);
-  return NULL;
-}
-
 const shl_kernel kernel_optimization_barrier = {NULL, copy_run};
 const shl_kernel kernel_after_all = {NULL, token_run};
-const shl_kernel kernel_replica_id = {NULL, zero_run};
