@@ -107,8 +107,9 @@ static XLA_FFI_Error *geev(lk_call *c) {
   if (e || !c->batch) return e;
   int64_t step = (int64_t)n * n;
   if (cplx) {
-    LK_CPLX(c, geev, jobvl, jobvr, n, NULL, lk_ld(n), NULL, NULL, lk_ld(n), NULL, lk_ld(n), (void *)query, -1, NULL);
-    e = lk_alloc(c, 2 * (int64_t)n, c->resz, &rwork);
+    /* rwork goes into the query too: LAPACK 3.11's ?trevc3 writes to it there */
+    if ((e = lk_alloc(c, 2 * (int64_t)n, c->resz, &rwork))) return e;
+    LK_CPLX(c, geev, jobvl, jobvr, n, NULL, lk_ld(n), NULL, NULL, lk_ld(n), NULL, lk_ld(n), (void *)query, -1, rwork);
   } else {
     LK_REAL(c, geev, jobvl, jobvr, n, NULL, lk_ld(n), NULL, NULL, NULL, lk_ld(n), NULL, lk_ld(n), (void *)query, -1);
     /* LAPACK's packed real vectors, unpacked into vl / vr afterwards */

@@ -46,8 +46,8 @@ static XLA_FFI_Error *geqp3(lk_call *c) {
   lk_copy_in(jpvt_out, jpvt, (size_t)(c->batch * n) * sizeof(int32_t));
   if (!c->batch) return NULL;
   if (lk_complex(c)) {
-    LK_CPLX(c, geqp3, m, n, NULL, lk_ld(m), NULL, NULL, (void *)query, -1, NULL);
-    e = lk_alloc(c, 2 * (int64_t)n, c->resz, &rwork);
+    if ((e = lk_alloc(c, 2 * (int64_t)n, c->resz, &rwork))) return e;
+    LK_CPLX(c, geqp3, m, n, NULL, lk_ld(m), NULL, NULL, (void *)query, -1, rwork);
   } else {
     LK_REAL(c, geqp3, m, n, NULL, lk_ld(m), NULL, NULL, (void *)query, -1);
   }

@@ -29,8 +29,8 @@ static XLA_FFI_Error *gees(lk_call *c) {
   lk_copy_in(t, a, (size_t)(c->batch * step) * c->esz);
   if (!c->batch) return NULL;
   if (cplx) {
-    LK_CPLX(c, gees, mode, sort, NULL, n, NULL, lk_ld(n), NULL, NULL, NULL, lk_ld(n), (void *)query, -1, NULL, NULL);
-    e = lk_alloc(c, n, c->resz, &rwork);
+    if ((e = lk_alloc(c, n, c->resz, &rwork))) return e;
+    LK_CPLX(c, gees, mode, sort, NULL, n, NULL, lk_ld(n), NULL, NULL, NULL, lk_ld(n), (void *)query, -1, rwork, NULL);
   } else {
     LK_REAL(c, gees, mode, sort, NULL, n, NULL, lk_ld(n), NULL, NULL, NULL, NULL, lk_ld(n), (void *)query, -1, NULL);
   }

@@ -41,13 +41,14 @@ static XLA_FFI_Error *svd(lk_call *c, bool dc) {
                      : mode == 'N' ? 7 * mn
                                    : (5 * mn * mn + 5 * mn > 2 * mx * mn + 2 * mn * mn + mn ? 5 * mn * mn + 5 * mn
                                                                                           : 2 * mx * mn + 2 * mn * mn + mn);
+    /* the query gets the real workspaces too (LAPACK 3.11 writes to some of them there) */
     if ((e = lk_alloc(c, lrwork, c->resz, &rwork))) return e;
     if (dc)
-      LK_CPLX(c, gesdd, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, NULL, NULL);
+      LK_CPLX(c, gesdd, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, rwork, iwork);
     else
-      LK_CPLX(c, gesvd, mode, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, NULL);
+      LK_CPLX(c, gesvd, mode, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, rwork);
   } else if (dc) {
-    LK_REAL(c, gesdd, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, NULL);
+    LK_REAL(c, gesdd, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1, iwork);
   } else {
     LK_REAL(c, gesvd, mode, mode, m, n, NULL, lk_ld(m), NULL, NULL, lk_ld(m), NULL, ldvt, (void *)query, -1);
   }
