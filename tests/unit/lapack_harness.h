@@ -321,6 +321,42 @@ static inline double lt_norm(const lt_tensor *t, int64_t b) {
   return m;
 }
 
+/* Q = H_0 ... H_{k-1} (m x m, row-major, malloc'd) for the reflectors LAPACK
+ * stores below the diagonal (geqrf, geqp3: off = 0) or the subdiagonal
+ * (gehrd, sytrd 'L': off = 1) of matrix b of `refl` ([.., m, *]) with the
+ * scalars of vector b of tau: H_i = I - tau_i v vᴴ, v = e_{i+off} + column
+ * i of refl below row i+off. */
+static inline double complex *lt_householder_q(const lt_tensor *refl, const lt_tensor *tau, int64_t b, int64_t k,
+                                               int64_t off) {
+  int64_t m = refl->dims[refl->rank - 2];
+  double complex *q = calloc((size_t)(m * m + 1), sizeof *q), *v = calloc((size_t)m + 1, sizeof *v),
+                 *w = calloc((size_t)m + 1, sizeof *w);
+  for (int64_t i = 0; i < m; i++) q[i * m + i] = 1;
+  for (int64_t i = k - 1; i >= 0; i--) {
+    for (int64_t r = 0; r < m; r++) v[r] = r < i + off ? 0 : r == i + off ? 1 : lt_m(refl, b, r, i);
+    double complex t = lt_v(tau, b, i);
+    for (int64_t c = 0; c < m; c++) { /* w = vᴴ Q */
+      w[c] = 0;
+      for (int64_t r = 0; r < m; r++) w[c] += conj(v[r]) * q[r * m + c];
+    }
+    for (int64_t r = 0; r < m; r++)
+      for (int64_t c = 0; c < m; c++) q[r * m + c] -= t * v[r] * w[c];
+  }
+  free(v);
+  free(w);
+  return q;
+}
+
+/* Asserts that the first `cols` columns of q (m x m, row-major) are orthonormal. */
+static inline void lt_check_unitary(const double complex *q, int64_t m, int64_t cols, double tol, int64_t b) {
+  for (int64_t i = 0; i < cols; i++)
+    for (int64_t j = 0; j < cols; j++) {
+      double complex s = 0;
+      for (int64_t r = 0; r < m; r++) s += conj(q[r * m + i]) * q[r * m + j];
+      lt_near(s, i == j, tol, 1, "QᴴQ = I", b, i, j);
+    }
+}
+
 /* Batch shapes the tests run every target with: none, [2], [2,3] and the
  * empty batch [0]. */
 typedef struct {

@@ -14,37 +14,6 @@
 
 #include "lapack_harness.h"
 
-/* Q (m x m, row-major) = H_0 ... H_{k-1} from matrix b of `refl`
- * ([.., m, *]) and vector b of tau. */
-static double complex *build_q(const lt_tensor *refl, const lt_tensor *tau, int64_t b, int64_t k) {
-  int64_t m = refl->dims[refl->rank - 2];
-  double complex *q = calloc((size_t)(m * m + 1), sizeof *q), *v = calloc((size_t)m + 1, sizeof *v),
-                 *w = calloc((size_t)m + 1, sizeof *w);
-  for (int64_t i = 0; i < m; i++) q[i * m + i] = 1;
-  for (int64_t i = k - 1; i >= 0; i--) {
-    for (int64_t r = 0; r < m; r++) v[r] = r < i ? 0 : r == i ? 1 : lt_m(refl, b, r, i);
-    double complex t = lt_v(tau, b, i);
-    for (int64_t c = 0; c < m; c++) { /* w = vᴴ Q */
-      w[c] = 0;
-      for (int64_t r = 0; r < m; r++) w[c] += conj(v[r]) * q[r * m + c];
-    }
-    for (int64_t r = 0; r < m; r++)
-      for (int64_t c = 0; c < m; c++) q[r * m + c] -= t * v[r] * w[c];
-  }
-  free(v);
-  free(w);
-  return q;
-}
-
-static void check_unitary(const double complex *q, int64_t m, int64_t cols, double tol, int64_t b) {
-  for (int64_t i = 0; i < cols; i++)
-    for (int64_t j = 0; j < cols; j++) {
-      double complex s = 0;
-      for (int64_t r = 0; r < m; r++) s += conj(q[r * m + i]) * q[r * m + j];
-      lt_near(s, i == j, tol, 1, "QᴴQ = I", b, i, j);
-    }
-}
-
 static void geqrf(int t, const lt_tensor *a, lt_tensor *out) {
   int64_t m = a->dims[a->rank - 2], n = a->dims[a->rank - 1], k = m < n ? m : n;
   out[0] = lt_like(a);
@@ -62,8 +31,8 @@ static void check_geqrf(int t, const lt_batch_shape *bs, int64_t m, int64_t n) {
   geqrf(t, &a, out);
   double tol = lt_tol(dt, m + n);
   for (int64_t b = 0; b < lt_batch(&a, 2); b++) {
-    double complex *q = build_q(&out[0], &out[1], b, k);
-    check_unitary(q, m, m, tol, b);
+    double complex *q = lt_householder_q(&out[0], &out[1], b, k, 0);
+    lt_check_unitary(q, m, m, tol, b);
     double scale = lt_norm(&a, b);
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < n; j++) {
@@ -116,7 +85,7 @@ static void check_orgqr(int t, const lt_batch_shape *bs, int64_t m, int64_t n, b
   lt_call(target, "{}", 2, in, 1, &q, (int[]){0});
   double tol = lt_tol(dt, m + n);
   for (int64_t b = 0; b < nb; b++) {
-    double complex *ref = build_q(&out[0], &out[1], b, k);
+    double complex *ref = lt_householder_q(&out[0], &out[1], b, k, 0);
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < qn; j++) lt_near(lt_m(&q, b, i, j), ref[i * m + j], tol, 1, "orgqr Q", b, i, j);
     free(ref);
@@ -155,8 +124,8 @@ static void check_geqp3(int t, const lt_batch_shape *bs, int64_t m, int64_t n, b
   lt_call(target, "{}", 2, in, 3, out, (int[]){0, 1, -1});
   double tol = lt_tol(dt, m + n);
   for (int64_t b = 0; b < nb; b++) {
-    double complex *q = build_q(&out[0], &out[2], b, k);
-    check_unitary(q, m, m, tol, b);
+    double complex *q = lt_householder_q(&out[0], &out[2], b, k, 0);
+    lt_check_unitary(q, m, m, tol, b);
     double scale = lt_norm(&in[0], b);
     bool seen[16] = {false};
     for (int64_t j = 0; j < n; j++) {
@@ -205,7 +174,7 @@ static void check_ormqr(int t, const lt_batch_shape *bs, int64_t m, int64_t n, i
   lt_call(target, config, 3, in, 1, &out, (int[]){2});
   double tol = lt_tol(dt, m + n + ka);
   for (int64_t b = 0; b < lt_batch(&a, 2); b++) {
-    double complex *q = build_q(&qr[0], &qr[1], b, k);
+    double complex *q = lt_householder_q(&qr[0], &qr[1], b, k, 0);
 #define OPQ(i, j) (trans ? conj(q[(j) * nq + (i)]) : q[(i) * nq + (j)])
     double scale = lt_norm(&in[2], b);
     for (int64_t i = 0; i < m; i++)
