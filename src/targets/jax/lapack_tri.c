@@ -67,6 +67,10 @@ static XLA_FFI_Error *gtsv(lk_call *c) {
   int64_t step = (int64_t)n * nrhs;
   for (int i = 0; i < 3; i++) lk_copy_in(out[i], in[i], (size_t)(c->batch * n) * c->esz);
   lk_copy_in(out[3], in[3], (size_t)(c->batch * step) * c->esz);
+  /* LAPACK's back substitution for nrhs <= 2 runs once even when nrhs = 0:
+   * give it a column to write then (the factorisation and info stand). */
+  void *spare = NULL;
+  if (!nrhs && c->batch && (e = lk_alloc(c, n, c->esz, &spare))) return e;
   for (int64_t i = 0; i < c->batch; i++) {
     int32_t *inf = (int32_t *)info + i;
     if (!n) {
@@ -74,7 +78,7 @@ static XLA_FFI_Error *gtsv(lk_call *c) {
       continue;
     }
     *inf = LK_ANY(c, gtsv, n, nrhs, lk_at(out[0], i * n + 1, c->esz), lk_at(out[1], i * n, c->esz),
-                  lk_at(out[2], i * n, c->esz), lk_at(out[3], i * step, c->esz), lk_ld(n));
+                  lk_at(out[2], i * n, c->esz), spare ? spare : lk_at(out[3], i * step, c->esz), lk_ld(n));
   }
   return NULL;
 }
