@@ -98,7 +98,7 @@ static XLA_FFI_Error *check(const lk_call *c, bool ret, int i, XLA_FFI_DataType 
     char got[160], want[160];
     int64_t dims[16];
     int64_t rank = c->nb + n_trail;
-    if (rank > 16 || !trail)
+    if (rank > 16 || (!trail && n_trail))
       snprintf(want, sizeof want, "%s of rank %lld", ffi_dtype_xla_name(dt), (long long)rank);
     else {
       for (int k = 0; k < c->nb; k++) dims[k] = c->bdims[k];
