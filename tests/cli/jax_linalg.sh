@@ -68,9 +68,17 @@ fi
 # ---- 3: LAPACKE is opened at the first call: without it the call fails at the op ----
 mkdir "$tmp/nolibs"
 for f in libopenblas.so.0 libopenblas.so libblas.so.3 liblapacke.so.3 liblapacke.so; do : > "$tmp/nolibs/$f"; done
-"$SHLOC" check "$tmp/lu.mlir" || fail "check"
-if LD_LIBRARY_PATH="$tmp/nolibs" "$SHLOC" run "$tmp/lu.mlir" > /dev/null 2> "$tmp/err.txt"; then fail "ran without LAPACKE"; fi
-grep -q "lu.mlir:2:3: error: custom call 'lapack_dgetrf_ffi': UNAVAILABLE: BLAS/LAPACKE: cannot load" "$tmp/err.txt" ||
+cat > "$tmp/luc.mlir" <<'MLIR'
+func.func @main() -> tensor<i32> {
+  %g = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf64>
+  %lu:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%g) {mhlo.backend_config = {}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0, operand_tuple_indices = []>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<> : tensor<0xindex>]} : (tensor<2x2xf64>) -> (tensor<2x2xf64>, tensor<2xi32>, tensor<i32>)
+  return %lu#2 : tensor<i32>
+}
+MLIR
+[ "$("$SHLOC" run "$tmp/luc.mlir" --print)" = "dense<0> : tensor<i32>" ] || fail "luc.mlir with the libraries"
+LD_LIBRARY_PATH="$tmp/nolibs" "$SHLOC" check "$tmp/luc.mlir" || fail "check"
+if LD_LIBRARY_PATH="$tmp/nolibs" "$SHLOC" run "$tmp/luc.mlir" > /dev/null 2> "$tmp/err.txt"; then fail "ran without LAPACKE"; fi
+grep -q "luc.mlir:3:3: error: custom call 'lapack_dgetrf_ffi': UNAVAILABLE: BLAS/LAPACKE: cannot load" "$tmp/err.txt" ||
   { cat "$tmp/err.txt"; fail "missing library error"; }
 
 # ---- 1: a jnp.linalg-style module against NumPy ----
