@@ -70,6 +70,30 @@ static void test_trsm(void **state) {
                      diags[c / 12]);
 }
 
+/* Exports of older JAX pass alpha as a third operand: X = op(A)⁻¹·(alpha·B). */
+static void test_trsm_alpha(void **state) {
+  for (int t = 0; t < 4; t++) {
+    XLA_FFI_DataType dt = lt_types[t];
+    lt_tensor in[3] = {LT(dt, 2, 2), LT(dt, 2, 1), LT0(dt)}, x = LT(dt, 2, 1);
+    for (int i = 0; i < 3; i++) lt_alloc(&in[i]);
+    lt_set(&in[0], 0, 2);
+    lt_set(&in[0], 2, 1);
+    lt_set(&in[0], 3, 4); /* [[2, 0], [1, 4]] lower */
+    lt_set(&in[1], 0, 2);
+    lt_set(&in[1], 1, 9);
+    lt_set(&in[2], 0, lt_is_complex(dt) ? 3 * I : 3);
+    char target[32];
+    snprintf(target, sizeof target, "lapack_%ctrsm_ffi", lt_prefix[t]);
+    lt_call(target, "{diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}", 3, in, 1, &x,
+            (int[]){1});
+    double complex alpha = lt_get(&in[2], 0); /* [[2, 0], [1, 4]] x = alpha (2, 9): x = alpha (1, 2) */
+    lt_near(lt_get(&x, 0), alpha, 1e-6, 1, "x_0", 0, 0, 0);
+    lt_near(lt_get(&x, 1), 2 * alpha, 1e-6, 1, "x_1", 0, 1, 0);
+    lt_free(in, 3);
+    lt_free(&x, 1);
+  }
+}
+
 /* Operands dl, d, du [b.., n] and rhs [b.., n, k]: random, diagonally
  * dominant unless `singular` (then d = 0, dl = du = 0: a zero matrix). */
 static void tridiag_operands(int t, const lt_batch_shape *bs, int64_t n, int64_t k, bool singular, lt_tensor *in) {
@@ -164,6 +188,7 @@ static void test_gtsv_singular(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_trsm),
+      cmocka_unit_test(test_trsm_alpha),
       cmocka_unit_test(test_gtsv),
       cmocka_unit_test(test_gtsv_singular),
   };
