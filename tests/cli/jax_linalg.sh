@@ -56,11 +56,18 @@ int main(void) {
       for (int k = 0; k <= (i < j ? i : j); k++) s += (k == i ? 1 : lu[i * 3 + k]) * lu[k * 3 + j];
       err = fmax(err, fabs(s - pa[i * 3 + j]));
     }
-  printf("info %d ipiv %d %d %d err %g\n", *(int32_t *)r.info.aligned, ipiv[0], ipiv[1], ipiv[2], err);
-  return err < 1e-12 && *(int32_t *)r.info.aligned == 0 ? 0 : 1;
+  int info = *(int32_t *)r.info.aligned;
+  printf("info %d ipiv %d %d %d err %g\n", info, ipiv[0], ipiv[1], ipiv[2], err);
+  free(r.lu.allocated);
+  free(r.ipiv.allocated);
+  free(r.info.allocated);
+  return err < 1e-12 && info == 0 ? 0 : 1;
 }
 C
-  "$CC" -std=c11 -O2 -I"$SRC/include" "$tmp/shim.c" "$tmp/driver.c" "$LIBSHLOC" -fopenmp -lm -ldl -lpthread \
+  # a sanitizer build of libshloc needs the sanitizer runtimes
+  SAN=
+  if nm "$LIBSHLOC" 2>/dev/null | grep -q __asan_init; then SAN="-fsanitize=address,undefined"; fi
+  "$CC" -std=c11 -O2 $SAN -I"$SRC/include" "$tmp/shim.c" "$tmp/driver.c" "$LIBSHLOC" -fopenmp -lm -ldl -lpthread \
     -o "$tmp/driver" || fail "compiling and linking the shim with libshloc.a"
   "$tmp/driver" || fail "the linked shim gives a wrong LU"
 fi

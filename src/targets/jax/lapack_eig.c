@@ -9,7 +9,7 @@
  * eigenvectors in columns), w [b..,n] real ascending, info.  JAX's kernel
  * sizes the workspace with LAPACK's documented minimums, not a query. */
 static XLA_FFI_Error *syevd(lk_call *c) {
-  lapack_int n, lwork, lrwork = 0, liwork;
+  lapack_int n = 0, lwork, lrwork = 0, liwork;
   char mode, uplo;
   void *a, *v, *w, *info, *work, *iwork, *rwork = NULL;
   XLA_FFI_Error *e = lk_arity(c, 1, 3);
@@ -89,7 +89,7 @@ static void unpack(const lk_call *c, lapack_int n, const void *wimag, const void
  * real: wr, wi [b..,n], vl, vr [b..,n,n] complex, info; complex: w, vl, vr,
  * info.  A matrix with a non-finite element is not decomposed: info = -4. */
 static XLA_FFI_Error *geev(lk_call *c) {
-  lapack_int n, lwork;
+  lapack_int n = 0, lwork;
   char jobvl, jobvr;
   void *a, *wr = NULL, *wi = NULL, *vl, *vr, *info, *work, *copy, *rwork = NULL, *pvl = NULL, *pvr = NULL;
   double query[2];

@@ -4,7 +4,7 @@
 
 /* a [b..,m,n] -> lu (alias 0), ipiv [b..,min(m,n)] 1-based, info [b..]. */
 static XLA_FFI_Error *getrf(lk_call *c) {
-  lapack_int m, n;
+  lapack_int m = 0, n = 0;
   void *a, *lu, *ipiv, *info;
   XLA_FFI_Error *e = lk_arity(c, 1, 3);
   if (!e) e = lk_main(c, 0, &m, &n, &a);

@@ -8,7 +8,7 @@
 /* a [b..,m,n] -> a_out (alias 0: R above the diagonal, reflectors below),
  * tau [b..,min(m,n)]. */
 static XLA_FFI_Error *geqrf(lk_call *c) {
-  lapack_int m, n, lwork;
+  lapack_int m = 0, n = 0, lwork;
   void *a, *out, *tau, *work;
   double query[2];
   XLA_FFI_Error *e = lk_arity(c, 1, 2);
@@ -30,7 +30,7 @@ static XLA_FFI_Error *geqrf(lk_call *c) {
 /* a [b..,m,n], jpvt [b..,n] (0 = free column) -> a_out (alias 0), jpvt_out
  * (alias 1, 1-based), tau [b..,min(m,n)]. */
 static XLA_FFI_Error *geqp3(lk_call *c) {
-  lapack_int m, n, lwork;
+  lapack_int m = 0, n = 0, lwork;
   void *a, *jpvt, *out, *jpvt_out, *tau, *work, *rwork = NULL;
   double query[2];
   XLA_FFI_Error *e = lk_arity(c, 2, 3);
@@ -66,7 +66,7 @@ static XLA_FFI_Error *geqp3(lk_call *c) {
 /* a [b..,m,n] (n <= m), tau [b..,k] (k <= n) -> q (alias 0): the first n
  * columns of the product of geqrf's first k reflectors. */
 static XLA_FFI_Error *orgqr(lk_call *c) {
-  lapack_int m, n, lwork;
+  lapack_int m = 0, n = 0, lwork;
   int64_t k;
   void *a, *tau, *q, *work;
   double query[2];
@@ -94,9 +94,9 @@ static XLA_FFI_Error *orgqr(lk_call *c) {
  * transpose -> c_out (alias 2) = op(Q) c (left) or c op(Q) (right), where Q
  * has order nq = m (left) or n (right) and op is ᵀ (real) / ᴴ (complex). */
 static XLA_FFI_Error *ormqr(lk_call *c) {
-  lapack_int m, n, lwork;
+  lapack_int m = 0, n = 0, lwork;
   int64_t ad[2], k;
-  bool left, transpose;
+  bool left = true, transpose;
   void *a, *tau, *cin, *out, *work;
   double query[2];
   XLA_FFI_Error *e = lk_arity(c, 3, 1);

@@ -8,7 +8,7 @@
  * UNIMPLEMENTED as in JAX) -> t (alias 0; real: quasi-triangular), vs
  * [b..,n,n], real: wr, wi [b..,n] / complex: w [b..,n], sdim [b..], info. */
 static XLA_FFI_Error *gees(lk_call *c) {
-  lapack_int n, lwork;
+  lapack_int n = 0, lwork;
   char mode, sort;
   void *a, *t, *vs, *wr, *wi = NULL, *sdim, *info, *work, *rwork = NULL;
   double query[2];
@@ -50,7 +50,7 @@ static XLA_FFI_Error *gees(lk_call *c) {
  * (alias 0: Hessenberg part, reflectors below the subdiagonal), tau
  * [b..,n-1], info. */
 static XLA_FFI_Error *gehrd(lk_call *c) {
-  lapack_int n, lwork;
+  lapack_int n = 0, lwork;
   int32_t lo, hi;
   void *a, *out, *tau, *info, *work;
   double query[2];
@@ -83,7 +83,7 @@ static XLA_FFI_Error *gehrd(lk_call *c) {
 /* a [b..,n,n]; attr uplo -> a_out (alias 0), d [b..,n] and e [b..,n-1]
  * real (diagonal, off-diagonal), tau [b..,n-1], info. */
 static XLA_FFI_Error *sytrd(lk_call *c) {
-  lapack_int n, lwork;
+  lapack_int n = 0, lwork;
   char uplo;
   void *a, *out, *d, *off, *tau, *info, *work;
   double query[2];

@@ -8,7 +8,7 @@
  * s [b..,min] real descending, u [b..,m,m|min], vt [b..,n|min,n], info.
  * In mode 'N' u and vt keep either shape and are not written. */
 static XLA_FFI_Error *svd(lk_call *c, bool dc) {
-  lapack_int m, n, lwork;
+  lapack_int m = 0, n = 0, lwork;
   char mode;
   void *a, *out, *s, *u, *vt, *info, *work, *rwork = NULL, *iwork = NULL;
   int64_t ud[2], vd[2];

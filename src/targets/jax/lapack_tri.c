@@ -7,8 +7,8 @@
  * attrs diag, side, trans_x, uplo -> y_out (alias 1) = the X solving
  * op(a) X = alpha y (side 'L', k = m) or X op(a) = alpha y ('R', k = n). */
 static XLA_FFI_Error *trsm(lk_call *c) {
-  lapack_int m, n;
-  char diag, side, trans, uplo;
+  lapack_int m = 0, n = 0;
+  char diag, side = 'L', trans, uplo;
   void *a, *y, *out, *alpha_p = NULL;
   int64_t n_args = c->cf->args.size;
   XLA_FFI_Error *e = n_args == 3 ? lk_arity(c, 3, 1) : lk_arity(c, 2, 1);

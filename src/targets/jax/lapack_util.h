@@ -56,6 +56,7 @@ XLA_FFI_Error *lk_run(XLA_FFI_CallFrame *cf, lk_prec p, bool lapack, lk_impl *im
 
 static inline bool lk_complex(const lk_call *c) { return c->p == LK_C || c->p == LK_Z; }
 
+/* An XLA FFI error with a printf-style message. */
 XLA_FFI_Error *lk_err(const lk_call *c, XLA_FFI_Error_Code code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
