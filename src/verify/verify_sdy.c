@@ -27,11 +27,52 @@ static shl_status one_value(const shl_op *op, uint32_t n_results) {
   return NULL;
 }
 
+/* The sharding a value carries: a function argument's sdy.sharding, the
+ * sharding of an sdy annotation, or its op's sdy.sharding; NULL if none. */
+static const sdy_sharding *value_sharding(const shl_value *v) {
+  if (!v->def) {
+    const shl_op *f = v->block && v->block->region ? v->block->region->parent : NULL;
+    const shl_attr *args = f && op_is(f, OP_FUNC) && v->block == v->block->region->blocks[0] ? op_attr(f, "arg_attrs") : NULL;
+    if (!args || args->kind != AT_ARRAY || v->index >= args->u.arr.n || args->u.arr.items[v->index]->kind != AT_DICT)
+      return NULL;
+    const shl_attr *d = args->u.arr.items[v->index];
+    return sdy_attr_sharding(attr_dict_get(d->u.dict.items, d->u.dict.n, "sdy.sharding"));
+  }
+  if (op_is(v->def, OP_SDY_SHARDING_CONSTRAINT) || op_is(v->def, OP_SDY_RESHARD))
+    return sdy_attr_sharding(op_attr(v->def, "sharding"));
+  const sdy_sharding_per_value *pv = sdy_attr_per_value(op_attr(v->def, "sdy.sharding"));
+  return pv && v->index < pv->n ? pv->v[v->index] : NULL;
+}
+
+static bool has_unreduced(const sdy_sharding *s, shl_str axis) {
+  for (uint32_t i = 0; s && i < s->n_unreduced; i++)
+    if (str_eq(s->unreduced[i].name, axis)) return true;
+  return false;
+}
+
+static const char *reduction_name(sdy_reduction r) {
+  return r == SDY_REDUCE_MAX ? "max" : r == SDY_REDUCE_MIN ? "min" : "sum";
+}
+
+/* Unreduced axes kept from the operand keep their reduction; new ones are summed. */
+static shl_status check_unreduced(const shl_op *op, const sdy_sharding *in, const sdy_sharding *out) {
+  for (uint32_t i = 0; i < out->n_unreduced; i++) {
+    bool kept = has_unreduced(in, out->unreduced[i].name);
+    if (kept && in->reduction != out->reduction)
+      return VFY_ERR(op, "cannot change the reduction operator of kept unreduced axes from %s to %s.",
+                     reduction_name(in->reduction), reduction_name(out->reduction));
+    if (!kept && out->reduction != SDY_REDUCE_SUM)
+      return VFY_ERR(op, "cannot introduce '%s' unreduced axes. Expected 'sum'.", reduction_name(out->reduction));
+  }
+  return NULL;
+}
+
 shl_status verify_sdy_sharded_value(const verify_ctx *vc, const shl_op *op) {
   ST_TRY(one_value(op, 1));
   const sdy_sharding *s = sdy_attr_sharding(op_attr(op, "sharding"));
   if (!s) return VFY_ERR(op, "requires a #sdy.sharding attribute 'sharding'");
-  return sdy_verify_sharding(vc->m, op, "sharding", s, vfy_otype(op, 0));
+  ST_TRY(sdy_verify_sharding(vc->m, op, "sharding", s, vfy_otype(op, 0)));
+  return check_unreduced(op, value_sharding(op->operands[0]), s);
 }
 
 shl_status verify_sdy_propagation_barrier(const verify_ctx *vc, const shl_op *op) {
@@ -40,7 +81,9 @@ shl_status verify_sdy_propagation_barrier(const verify_ctx *vc, const shl_op *op
   ST_TRY(vfy_tensor(op, vfy_otype(op, 0), "operand", 0));
   static const char *const dirs[] = {"NONE", "FORWARD", "BACKWARD", "BOTH", NULL};
   int dir;
-  return vfy_enum_attr(op, "allowed_direction", false, dirs, &dir);
+  ST_TRY(vfy_enum_attr(op, "allowed_direction", false, dirs, &dir));
+  if (dir == 3) return VFY_ERR(op, "cannot specify `BOTH` as the direction (it would not block propagation)");
+  return NULL;
 }
 
 shl_status verify_sdy_sharding_group(const verify_ctx *vc, const shl_op *op) {
@@ -78,9 +121,35 @@ static shl_status check_shardings(const verify_ctx *vc, const shl_op *op, const 
   return NULL;
 }
 
-/* The body's argument and result types equal `in` and `out` (named_computation). */
+/* Whether value v is defined inside region r (the computations are isolated
+ * from above; they are not T_ISO in ops.def because the printer numbers
+ * their values on from the enclosing function's, as MLIR does). */
+static bool defined_in(const shl_value *v, const shl_region *r) {
+  const shl_block *b = v->def ? v->def->block : v->block;
+  while (b && b->region) {
+    if (b->region == r) return true;
+    const shl_op *parent = b->region->parent;
+    b = parent ? parent->block : NULL;
+  }
+  return false;
+}
+
+static shl_status check_isolated(const shl_op *op, const shl_region *r) {
+  for (uint32_t k = 0; k < r->n_blocks; k++)
+    for (const shl_op *o = r->blocks[k]->first; o; o = o->next) {
+      for (uint32_t i = 0; i < o->n_operands; i++)
+        if (!defined_in(o->operands[i], &op->regions[0]))
+          return op_error(o, SHLOC_ERR_VERIFY, "uses a value defined outside the region of its %s (isolated from above)",
+                          op_name_cstr(op));
+      for (uint32_t g = 0; g < o->n_regions; g++) ST_TRY(check_isolated(op, &o->regions[g]));
+    }
+  return NULL;
+}
+
+/* The body's argument and result counts match the op's. */
 static shl_status check_body(const shl_op *op, const shl_block **blk, const shl_op **term) {
   ST_TRY(vfy_region(op, 0, OP_SDY_RETURN, blk, term));
+  ST_TRY(check_isolated(op, &op->regions[0]));
   if ((*blk)->n_args != op->n_operands)
     return VFY_ERR(op, "the body has %u arguments for %u operands", (*blk)->n_args, op->n_operands);
   if ((*term)->n_operands != op->n_results)
@@ -145,6 +214,42 @@ mismatch:
                  vfy_tstr(global), s->mesh_name.n ? "on its mesh" : "on its inline mesh", vfy_tstr(local));
 }
 
+/* Manual axes: of the one mesh all shardings use, not manual already in an
+ * enclosing manual computation, and before the free axes of every dimension. */
+static shl_status check_manual_axes(const verify_ctx *vc, const shl_op *op, const sdy_manual_axes *ma,
+                                    const sdy_sharding_per_value *in, const sdy_sharding_per_value *out) {
+  const sdy_mesh *mesh = NULL;
+  for (uint32_t i = 0; i < in->n + out->n; i++) {
+    const sdy_sharding *s = i < in->n ? in->v[i] : out->v[i - in->n];
+    const sdy_mesh *m;
+    ST_TRY(sdy_sharding_mesh(vc->m, op, i < in->n ? "in_shardings" : "out_shardings", s, &m));
+    if (!m->n_axes && !m->n_device_ids) continue; /* the empty mesh goes with any */
+    if (mesh && m != mesh) return VFY_ERR(op, "all in and out shardings must be bound to the same mesh or an empty mesh");
+    mesh = m;
+    for (uint32_t d = 0; d < s->rank; d++)
+      for (uint32_t k = 1; k < s->dims[d].n_axes; k++) {
+        const sdy_axis_ref *prev = &s->dims[d].axes[k - 1], *cur = &s->dims[d].axes[k];
+        if (is_manual(ma, cur->name) && !is_manual(ma, prev->name))
+          return VFY_ERR(op, "%s sharding at index %u must have all manual axes come before free axes in its dimension "
+                         "sharding at index %u. Saw manual axis \"%.*s\" after free axis \"%.*s\"",
+                         i < in->n ? "operand" : "result", i < in->n ? i : i - in->n, d, (int)cur->name.n, cur->name.p,
+                         (int)prev->name.n, prev->name.p);
+      }
+  }
+  for (uint32_t k = 0; k < ma->n; k++) {
+    if (mesh && sdy_mesh_axis_size(mesh, ma->names[k]) < 0)
+      return VFY_ERR(op, "unknown manual axis: \"%.*s\"", (int)ma->names[k].n, ma->names[k].p);
+    for (const shl_op *p = op->block && op->block->region ? op->block->region->parent : NULL; p;
+         p = p->block && p->block->region ? p->block->region->parent : NULL) {
+      const sdy_manual_axes *outer = op_is(p, OP_SDY_MANUAL_COMPUTATION) ? sdy_attr_manual_axes(op_attr(p, "manual_axes")) : NULL;
+      if (outer && is_manual(outer, ma->names[k]))
+        return VFY_ERR(op, "operates on axis \"%.*s\" which is already bound by a parent sdy.manual_computation op",
+                       (int)ma->names[k].n, ma->names[k].p);
+    }
+  }
+  return NULL;
+}
+
 shl_status verify_sdy_manual_computation(const verify_ctx *vc, const shl_op *op) {
   const sdy_sharding_per_value *in, *out;
   ST_TRY(check_shardings(vc, op, "in_shardings", false, op->n_operands, op->operands, NULL, &in));
@@ -154,14 +259,9 @@ shl_status verify_sdy_manual_computation(const verify_ctx *vc, const shl_op *op)
   const shl_block *b;
   const shl_op *term;
   ST_TRY(check_body(op, &b, &term));
-  for (uint32_t i = 0; i < op->n_operands; i++) {
-    const sdy_mesh *mesh;
-    ST_TRY(sdy_sharding_mesh(vc->m, op, "in_shardings", in->v[i], &mesh));
-    for (uint32_t k = 0; k < ma->n; k++)
-      if (sdy_mesh_axis_size(mesh, ma->names[k]) < 0)
-        return VFY_ERR(op, "manual axis \"%.*s\" is not an axis of the mesh", (int)ma->names[k].n, ma->names[k].p);
+  ST_TRY(check_manual_axes(vc, op, ma, in, out));
+  for (uint32_t i = 0; i < op->n_operands; i++)
     ST_TRY(check_local(vc, op, "operand", i, in->v[i], ma, vfy_otype(op, i), b->args[i].type));
-  }
   for (uint32_t i = 0; i < op->n_results; i++)
     ST_TRY(check_local(vc, op, "result", i, out->v[i], ma, vfy_rtype(op, i), vfy_otype(term, i)));
   return NULL;
