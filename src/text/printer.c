@@ -304,19 +304,24 @@ static void type_list(shl_printer *pr, const shl_type *const *ts, uint32_t n) {
   }
 }
 
+/* `2x?xf32` of a tensor or memref type (`*xf32` when unranked). */
+static void shape_and_elem(shl_printer *pr, const shl_type *t) {
+  if (t->rank < 0) pr_puts(pr, "*x");
+  for (int i = 0; i < t->rank; i++) {
+    if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
+    else {
+      pr_int(pr, (long long)t->dims[i]);
+      pr_putn(pr, "x", 1);
+    }
+  }
+  pr_elem_type(pr, t);
+}
+
 void pr_type(shl_printer *pr, const shl_type *t) {
   switch (t->kind) {
     case TY_TENSOR:
       pr_puts(pr, "tensor<");
-      if (t->rank < 0) pr_puts(pr, "*x");
-      for (int i = 0; i < t->rank; i++) {
-        if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
-        else {
-          pr_int(pr, (long long)t->dims[i]);
-          pr_putn(pr, "x", 1);
-        }
-      }
-      pr_elem_type(pr, t);
+      shape_and_elem(pr, t);
       if (t->encoding) {
         pr_puts(pr, ", ");
         pr_attr(pr, t->encoding);
@@ -351,6 +356,20 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       return;
     case TY_OPAQUE:
       pr_str(pr, t->text);
+      return;
+    case TY_MEMREF:
+      pr_puts(pr, "memref<");
+      shape_and_elem(pr, t);
+      if (t->encoding) {
+        pr_puts(pr, ", ");
+        pr_attr(pr, t->encoding);
+      }
+      if (t->memspace) { /* an i64 integer space prints without its type, as MLIR elides it */
+        pr_puts(pr, ", ");
+        if (t->memspace->kind == AT_INT && !t->memspace->type) pr_attr_bare(pr, t->memspace);
+        else pr_attr(pr, t->memspace);
+      }
+      pr_puts(pr, ">");
       return;
   }
 }
