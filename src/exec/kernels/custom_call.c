@@ -7,12 +7,13 @@
 #include "check.h"
 #include "exec/plan.h"
 #include "ffi_call.h"
+#include "targets/jax/dynamic_targets.h"
 
-typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_REGISTRY } builtin_target;
+typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_REGISTRY, CC_DYNAMIC } builtin_target;
 
 typedef struct {
   builtin_target target;
-  void *call; /* CC_REGISTRY: ffi_call_prepare's params */
+  void *call; /* CC_REGISTRY: ffi_call_prepare's params; CC_DYNAMIC: the dyn_target */
 } cc_params;
 
 static const struct {
@@ -42,18 +43,27 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   }
   cc_params *cp = plan_alloc(pc, sizeof *cp);
   if (!cp) return st_oom();
-  cp->target = CC_REGISTRY;
   *params = cp;
+  if (dyn_target_is(name)) {
+    dyn_target *dt = NULL;
+    cp->target = CC_DYNAMIC;
+    shl_status st = dyn_target_prepare(pc, op, &dt);
+    cp->call = dt;
+    return st;
+  }
+  cp->target = CC_REGISTRY;
   return ffi_call_prepare(pc, op, &cp->call);
 }
 
 static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const cc_params *cp = po->params;
   if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
+  if (cp->target == CC_DYNAMIC) return dyn_target_run(ec, cp->call, in, out);
   bool ok = true;
   /* Operand 0 is the actual value, operand 1 the expected one. */
   switch (cp->target) {
-    case CC_REGISTRY: break;
+    case CC_REGISTRY:
+    case CC_DYNAMIC: break;
     case CC_EXPECT_EQ:
       return check_compare(po->op, CHECK_EXACT, in[0], in[1]->data, 0, 0, 0, &ok);
     case CC_EXPECT_ALMOST_EQ:
