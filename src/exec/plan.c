@@ -159,7 +159,9 @@ static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t
  * region arguments and results stay one buffer per value (callers of a
  * region count values). */
 static shl_status check_tuples(const shl_op *op) {
-  if (op_is(op, OP_TUPLE) || op_is(op, OP_GET_TUPLE_ELEMENT) || op_is(op, OP_CUSTOM_CALL)) return NULL;
+  if (op_is(op, OP_TUPLE) || op_is(op, OP_GET_TUPLE_ELEMENT) || op_is(op, OP_CUSTOM_CALL) || op_is(op, OP_ASYNC_START) ||
+      op_is(op, OP_ASYNC_DONE))
+    return NULL;
   bool term = op->def->traits & T_TERM;
   for (uint32_t i = 0; i < op->n_operands; i++)
     if (op->operands[i]->type->kind == TY_TUPLE)

@@ -29,7 +29,7 @@ bool type_eq(const shl_type *a, const shl_type *b) {
       return true;
     case TY_TUPLE:
     case TY_FUNCTION:
-      if (a->n_in != b->n_in || a->n_out != b->n_out) return false;
+      if (a->future != b->future || a->n_in != b->n_in || a->n_out != b->n_out) return false;
       for (uint32_t i = 0; i < a->n_in; i++)
         if (!type_eq(a->in[i], b->in[i])) return false;
       for (uint32_t i = 0; i < a->n_out; i++)

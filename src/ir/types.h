@@ -49,6 +49,7 @@ struct shl_type {
                                TY_MEMREF: the layout, NULL when it is the identity */
   const shl_attr *memspace; /* TY_MEMREF: memory space, NULL for the default one */
   const shl_quant *quant;   /* dtype == DT_QUANT */
+  bool future;              /* TY_TUPLE written !stablehlo.future<...> (async_start's result) */
   uint32_t n_in, n_out;     /* TY_TUPLE (n_in elements) and TY_FUNCTION */
   const shl_type *const *in;
   const shl_type *const *out;

@@ -305,10 +305,12 @@ static shl_status element_after_prefix(shl_parser *p, const shl_type **out) {
   return NULL;
 }
 
-static shl_status tuple_type(shl_parser *p, const shl_type **out) {
+/* tuple<...>, or !stablehlo.future<...> (a tuple of the values it will hold). */
+static shl_status tuple_type(shl_parser *p, bool future, const shl_type **out) {
   ST_TRY(p_expect(p, '<'));
   shl_type *t = new_type(p, TY_TUPLE);
   if (!t) return st_oom();
+  t->future = future;
   if (!p_punct(p, '>')) {
     const shl_type **ts;
     ST_TRY(p_type_list(p, &ts, &t->n_in));
@@ -412,7 +414,7 @@ shl_status p_type(shl_parser *p, const shl_type **out) {
       }
     } else if (str_eq_c(t.text, "tuple")) {
       p_next(p);
-      st = tuple_type(p, out);
+      st = tuple_type(p, false, out);
     } else if (str_eq_c(t.text, "none")) {
       p_next(p);
       shl_type *ty = new_type(p, TY_NONE);
@@ -427,6 +429,9 @@ shl_status p_type(shl_parser *p, const shl_type **out) {
       shl_type *ty = new_type(p, TY_TOKEN);
       if (!ty) st = st_oom();
       *out = ty;
+    } else if (str_eq_c(t.text, "!stablehlo.future") && p->lx.p < p->lx.end && *p->lx.p == '<') {
+      p_next(p);
+      st = tuple_type(p, true, out);
     } else if (memchr(t.text.p, '.', t.text.n) == NULL && !(p->lx.p < p->lx.end && *p->lx.p == '<')) {
       /* `!name` without a dialect prefix is an alias. */
       const shl_type *a = strmap_get(&p->type_aliases, t.text);
