@@ -97,3 +97,27 @@ func.func @quantized_reduce_and_maximum() {
   check.expect_eq_const %ms, dense<[1, 2, 3, 4]> : tensor<4xi8>
   func.return
 }
+
+// -----
+
+func.func @quantized_constant_iota_compare_sort_tanh() {
+  %c = stablehlo.constant dense<[1, -2, 3]> : tensor<3x!quant.uniform<i8:f32, 0.5:1>>
+  %d = stablehlo.uniform_dequantize %c : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3xf32>
+  check.expect_eq_const %d, dense<[0.0, -1.5, 1.0]> : tensor<3xf32>
+  %i = stablehlo.iota dim = 0 : tensor<3x!quant.uniform<i8:f32, 0.5:1>>
+  %di = stablehlo.uniform_dequantize %i : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3xf32>
+  check.expect_eq_const %di, dense<[0.0, 1.0, 2.0]> : tensor<3xf32>
+  %cmp = stablehlo.compare LT, %c, %i : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>, tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3xi1>
+  check.expect_eq_const %cmp, dense<[false, true, true]> : tensor<3xi1>
+  %s:1 = "stablehlo.sort"(%c) ({
+  ^bb0(%a: tensor<!quant.uniform<i8:f32, 0.5:1>>, %b: tensor<!quant.uniform<i8:f32, 0.5:1>>):
+    %l = stablehlo.compare LT, %a, %b : (tensor<!quant.uniform<i8:f32, 0.5:1>>, tensor<!quant.uniform<i8:f32, 0.5:1>>) -> tensor<i1>
+    stablehlo.return %l : tensor<i1>
+  }) {dimension = 0 : i64} : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3x!quant.uniform<i8:f32, 0.5:1>>
+  %ss = stablehlo.bitcast_convert %s#0 : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3xi8>
+  check.expect_eq_const %ss, dense<[-2, 1, 3]> : tensor<3xi8>
+  %t = stablehlo.tanh %c : (tensor<3x!quant.uniform<i8:f32, 0.5:1>>) -> tensor<3x!quant.uniform<i8:f32, 0.0078125>>
+  %dt = stablehlo.uniform_dequantize %t : (tensor<3x!quant.uniform<i8:f32, 0.0078125>>) -> tensor<3xf32>
+  check.expect_almost_eq_const %dt, dense<[0.0, -0.90625, 0.7578125]> : tensor<3xf32>, tolerance = 1.0e-6
+  func.return
+}
