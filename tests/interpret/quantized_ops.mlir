@@ -121,3 +121,16 @@ func.func @quantized_constant_iota_compare_sort_tanh() {
   check.expect_almost_eq_const %dt, dense<[0.0, -0.90625, 0.7578125]> : tensor<3xf32>, tolerance = 1.0e-6
   func.return
 }
+
+// -----
+
+func.func @quantized_outer_product() {
+  %l = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi8>
+  %r = stablehlo.constant dense<[4, -5]> : tensor<2xi8>
+  %ql = stablehlo.bitcast_convert %l : (tensor<3xi8>) -> tensor<3x!quant.uniform<i8:f32, 1.0:1>>
+  %qr = stablehlo.bitcast_convert %r : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32, 1.0>>
+  %p = stablehlo.dot_general %ql, %qr, contracting_dims = [] x [] : (tensor<3x!quant.uniform<i8:f32, 1.0:1>>, tensor<2x!quant.uniform<i8:f32, 1.0>>) -> tensor<3x2x!quant.uniform<i8:f32, 1.0>>
+  %s = stablehlo.bitcast_convert %p : (tensor<3x2x!quant.uniform<i8:f32, 1.0>>) -> tensor<3x2xi8>
+  check.expect_eq_const %s, dense<[[0, 0], [4, -5], [8, -10]]> : tensor<3x2xi8>
+  func.return
+}

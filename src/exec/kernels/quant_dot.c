@@ -117,21 +117,31 @@ static void gather_centered(const shl_type *t, const void *src, const int32_t *o
   if (n == 0) return;
   int64_t st[KU_MAX_RANK], idx[KU_MAX_RANK] = {0}, off = 0, w = 0, done = 0;
   ku_strides(r, t->dims, st);
-  int32_t in = r ? order[r - 1] : 0;
+  /* Runs along the innermost dimension, unless rows are shorter than it
+   * (no contracting dimension: one-element rows), then one element each. */
+  int32_t in = r ? order[r - 1] : -1, odo = r - 1;
   int64_t len = r ? t->dims[in] : 1, stride = r ? st[in] : 1;
-  int64_t *buf = malloc((size_t)len * sizeof *buf);
-  if (!buf) return; /* callers allocate far more than this; see qdot_run */
+  if (row && row % len) {
+    in = -1;
+    odo = r;
+    len = 1;
+    stride = 0;
+  }
+  int64_t buf[256];
   for (;;) {
     if (narrow && q->axis != in) {
       quant_center16_run(q->storage, src, off, stride, len, q->zero_points[q->axis < 0 ? 0 : idx[q->axis]],
                          (int16_t *)dst + w);
     } else {
-      quant_load_run(q->storage, src, off, stride, len, buf);
-      for (int64_t j = 0; j < len; j++) {
-      int64_t c = q->axis < 0 ? 0 : q->axis == in ? j : idx[q->axis];
-      int64_t v = buf[j] - q->zero_points[c];
-        if (narrow) ((int16_t *)dst)[w + j] = (int16_t)v;
-        else ((int64_t *)dst)[w + j] = v;
+      for (int64_t j0 = 0; j0 < len; j0 += 256) {
+        int64_t m = len - j0 < 256 ? len - j0 : 256;
+        quant_load_run(q->storage, src, off + j0 * stride, stride, m, buf);
+        for (int64_t j = 0; j < m; j++) {
+          int64_t c = q->axis < 0 ? 0 : q->axis == in ? j0 + j : idx[q->axis];
+          int64_t v = buf[j] - q->zero_points[c];
+          if (narrow) ((int16_t *)dst)[w + j0 + j] = (int16_t)v;
+          else ((int64_t *)dst)[w + j0 + j] = v;
+        }
       }
     }
     w += len;
@@ -141,7 +151,7 @@ static void gather_centered(const shl_type *t, const void *src, const int32_t *o
         if (narrow) ((int16_t *)dst)[w] = 0;
         else ((int64_t *)dst)[w] = 0;
       }
-    int32_t i = r - 2;
+    int32_t i = odo - 1;
     for (; i >= 0; i--) {
       int32_t d = order[i];
       off += st[d];
@@ -151,7 +161,6 @@ static void gather_centered(const shl_type *t, const void *src, const int32_t *o
     }
     if (i < 0) break;
   }
-  free(buf);
 }
 
 /* The operand minus its zero points in its own layout. */
