@@ -32,6 +32,14 @@ typedef struct {
 
 static void put(text *t, const char *fmt, ...) {
   va_list ap;
+  if (!t->p) {
+    t->cap = 4096;
+    t->p = malloc(t->cap);
+    if (!t->p) {
+      fail_msg("out of memory");
+      return;
+    }
+  }
   for (;;) {
     va_start(ap, fmt);
     int k = vsnprintf(t->p + t->n, t->cap - t->n, fmt, ap);
@@ -41,8 +49,12 @@ static void put(text *t, const char *fmt, ...) {
       return;
     }
     t->cap = t->cap * 2 + 4096;
-    t->p = realloc(t->p, t->cap);
-    if (!t->p) fail_msg("out of memory");
+    char *np = realloc(t->p, t->cap);
+    if (!np) {
+      fail_msg("out of memory");
+      return;
+    }
+    t->p = np;
   }
 }
 
@@ -59,10 +71,12 @@ static void put_floats(text *t, const double *v, int64_t n) {
 }
 
 static void run_body(text *t) {
-  char *full = NULL;
   size_t len = t->n + 64;
-  full = malloc(len);
-  if (!full) fail_msg("out of memory");
+  char *full = malloc(len);
+  if (!full) {
+    fail_msg("out of memory");
+    return;
+  }
   snprintf(full, len, "func.func @main() {\n%s  return\n}\n", t->p);
   shloc_status st = run_main(ctx, full, 1, NULL, NULL);
   if (st) {
