@@ -1,13 +1,14 @@
 #!/bin/sh
 # shloc run: .npy inputs and outputs for every descr family, --print literals,
 # --repeat/--time, and the errors for wrong inputs and options.
-# Needs python3 with numpy (Debian python3-numpy); skipped without it.
+# Needs python3 with numpy (Debian python3-numpy); reported as skipped (exit 77)
+# without it.
 SHLOC=$1
 PY=
 for p in python3 /usr/bin/python3; do
   if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
 done
-[ -n "$PY" ] || { echo "python3 with numpy not available; skipped"; exit 0; }
+[ -n "$PY" ] || { echo "skipped: python3 with numpy not available"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
