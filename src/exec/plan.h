@@ -2,6 +2,8 @@
 #ifndef SHLOC_EXEC_PLAN_H
 #define SHLOC_EXEC_PLAN_H
 
+#include <stdatomic.h>
+
 #include "exec.h"
 #include "support/strmap.h"
 
@@ -76,6 +78,7 @@ struct shloc_executable {
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;
+  _Atomic uint64_t checks_run; /* executable_checks_run */
 };
 
 /* The kernel that runs op (the op table's KERNEL column). */

@@ -51,6 +51,7 @@ static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
   const cc_params *cp = po->params;
   if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
   bool ok = true;
+  exec_count_check(ec);
   /* Operand 0 is the actual value, operand 1 the expected one. */
   switch (cp->target) {
     case CC_REGISTRY: break;
