@@ -634,7 +634,7 @@ static void test_custom_call_rejections(void **state) {
        SHLOC_ERR_INVALID_ARG},
       {"result_layouts", "true", "array of 1 layouts", SHLOC_ERR_INVALID_ARG},
       {"has_side_effect", "1 : i32", "has_side_effect", SHLOC_ERR_VERIFY},
-      {"called_computations", "[@nowhere]", "does not refer to a function", SHLOC_ERR_VERIFY},
+      {"called_computations", "[\"nowhere\"]", "must be a symbol", SHLOC_ERR_VERIFY},
       {"output_operand_aliases", "[#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = 1, "
                                  "operand_tuple_indices = []>]", "of another type", SHLOC_ERR_VERIFY},
   };

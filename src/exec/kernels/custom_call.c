@@ -11,13 +11,14 @@
 #include "exec/plan.h"
 #include "ffi_call.h"
 #include "targets/jax/annotations.h"
+#include "targets/jax/dynamic_targets.h"
 
-typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_JAX, CC_REGISTRY } builtin_target;
+typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_JAX, CC_DYNAMIC, CC_REGISTRY } builtin_target;
 
 typedef struct {
   builtin_target target;
   jax_target_kind jax; /* CC_JAX */
-  void *call;          /* CC_REGISTRY: ffi_call_prepare's params */
+  void *call;          /* CC_REGISTRY: ffi_call_prepare's params; CC_DYNAMIC: the dyn_target */
 } cc_params;
 
 static shl_str target_name(const shl_op *op) {
@@ -83,6 +84,13 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     cp->target = CC_JAX;
     return jax_target_check(op, name, cp->jax);
   }
+  if (dyn_target_is(name)) {
+    dyn_target *dt = NULL;
+    cp->target = CC_DYNAMIC;
+    shl_status st = dyn_target_prepare(pc, op, &dt);
+    cp->call = dt;
+    return st;
+  }
   cp->target = CC_REGISTRY;
   return ffi_call_prepare(pc, op, &cp->call);
 }
@@ -90,10 +98,12 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
 static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const cc_params *cp = po->params;
   if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
+  if (cp->target == CC_DYNAMIC) return dyn_target_run(ec, cp->call, in, out);
   bool ok = true;
   /* Operand 0 is the actual value, operand 1 the expected one. */
   switch (cp->target) {
-    case CC_REGISTRY: break;
+    case CC_REGISTRY:
+    case CC_DYNAMIC: break;
     case CC_JAX:
       switch (cp->jax) {
         case JAXT_SHAPE_ASSERTION: return shape_assertion(po->op, in);
