@@ -61,6 +61,7 @@ static void test_canonical_text(void **state) {
       {"sdy.mesh @m = <[\"a\"=2, \"b\"=2], device_ids=[0, 1, 2, 3]>", "sdy.mesh @m = <[\"a\"=2, \"b\"=2]>"},
       {"sdy.mesh @m = <[\"a\"=2], device_ids=[1, 0]>", "sdy.mesh @m = <[\"a\"=2], device_ids=[1, 0]>"},
       {"sdy.mesh @m = <[], device_ids=[0]>", "sdy.mesh @m = <[], device_ids=[0]>"},
+      {"sdy.mesh @m = #sdy.mesh<[\"a\"=1]>", "sdy.mesh @m = <[\"a\"=1]>"}, /* the full spelling is read too */
       /* MLIR prints '"' in a string as \22 */
       {"sdy.mesh @\"my mesh\" = <[\"a\\\"b\"=2]>", "sdy.mesh @\"my mesh\" = <[\"a\\22b\"=2]>"},
       {MESH "func.func @f(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{\"a\",?},{ ? }p3], unreduced={\"b\"}, "
@@ -120,6 +121,10 @@ static void test_errors(void **state) {
                "sdy.mesh @m = <[\"a\"=0]>",
                SHLOC_ERR_VERIFY, 1, 1, "mesh @m has an axis size below 1");
   /* Parse errors point at the token. */
+  expect_error("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+               "  %0 = sdy.sharding_constraint %a #sdy.mesh<[\"a\"=1]> : tensor<2xf32>\n"
+               "  return %0 : tensor<2xf32>\n}",
+               SHLOC_ERR_PARSE, 2, 35, "expected a sharding");
   expect_error("func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{}p01]>}) {\n  return\n}",
                SHLOC_ERR_PARSE, 1, 69, "priority");
   expect_error("func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{}], bogus={}>}) {\n  return\n}",
