@@ -176,100 +176,138 @@ static void fill(float *v, int n, uint64_t seed) {
   for (int i = 0; i < n; i++) v[i] = (float)((double)(lcg(&seed) >> 40) / (double)(1 << 24) - 0.5);
 }
 
-static void expect_close(const float *got, const double *want, int n) {
+static void expect_close(const void *data, const double *want, int n) {
+  const float *got = data;
   for (int i = 0; i < n; i++)
     if (fabs((double)got[i] - want[i]) > 1e-5 * (1 + fabs(want[i])))
       fail_msg("element %d: got %.9g, want %.9g", i, (double)got[i], want[i]);
 }
 
-/* Mode 1: lhs [b=2, m=7, k=3] (ragged m), rhs [g=3, b=2, k=3, n=4], group
- * sizes per batch [2, 3]: batch 0 {2, 0, 4} (all 6 of 7 rows used, row 6
- * outside every group), batch 1 {1, 5, 1}. */
-static void test_ragged_noncontracting(void **state) {
-  (void)state;
-  enum { B = 2, M = 7, K = 3, G = 3, N = 4 };
-  float L[B * M * K], R[G * B * K * N], out[B * M * N];
+/* Mode 1: lhs [B, M, K] (ragged M), rhs [G, B, K, N], group sizes per batch
+ * [B, G]; rows past the groups stay zero. */
+static void ragged_noncontracting(int B, int M, int K, int G, int N, const int64_t *gs) {
+  float *L = malloc(sizeof *L * (size_t)(B * M * K)), *R = malloc(sizeof *R * (size_t)(G * B * K * N));
+  double *want = calloc((size_t)(B * M * N), sizeof *want);
+  assert_true(L && R && want);
   fill(L, B * M * K, 1);
   fill(R, G * B * K * N, 2);
-  const int64_t gs[B][G] = {{2, 0, 4}, {1, 5, 1}};
-  double want[B * M * N] = {0};
   for (int b = 0; b < B; b++) {
     int start = 0;
     for (int g = 0; g < G; g++) {
-      for (int m = start; m < start + gs[b][g] && m < M; m++)
+      /* group g's rows; with a negative size the ranges can overlap, and a
+       * row in two groups gets both products (the reference masks per group
+       * and adds the products up) */
+      for (int m = start < 0 ? 0 : start; m < start + gs[b * G + g] && m < M; m++)
         for (int n = 0; n < N; n++) {
           double acc = 0;
           for (int k = 0; k < K; k++) acc += (double)L[(b * M + m) * K + k] * R[((g * B + b) * K + k) * N + n];
-          want[(b * M + m) * N + n] = acc;
+          want[(b * M + m) * N + n] += acc;
         }
-      start += (int)gs[b][g];
+      start += (int)gs[b * G + g];
     }
   }
+  char lt[64], rt[64], ot[64], gt[64];
+  snprintf(lt, sizeof lt, "tensor<%dx%dx%dxf32>", B, M, K);
+  snprintf(rt, sizeof rt, "tensor<%dx%dx%dx%dxf32>", G, B, K, N);
+  snprintf(ot, sizeof ot, "tensor<%dx%dx%dxf32>", B, M, N);
+  snprintf(gt, sizeof gt, "tensor<%dx%dxi64>", B, G);
   text t = {0};
-  put(&t, "func.func @main() -> tensor<2x7x4xf32> {\n");
-  put_f32s(&t, "l", L, B * M * K, "tensor<2x7x3xf32>");
-  put_f32s(&t, "r", R, G * B * K * N, "tensor<3x2x3x4xf32>");
-  put(&t, "  %%g = stablehlo.constant dense<[[2, 0, 4], [1, 5, 1]]> : tensor<2x3xi32>\n");
+  put(&t, "func.func @main() -> %s {\n", ot);
+  put_f32s(&t, "l", L, B * M * K, lt);
+  put_f32s(&t, "r", R, G * B * K * N, rt);
+  put(&t, "  %%g = stablehlo.constant dense<[");
+  for (int b = 0; b < B; b++) {
+    put(&t, "%s[", b ? ", " : "");
+    for (int g = 0; g < G; g++) put(&t, "%s%lld", g ? ", " : "", (long long)gs[b * G + g]);
+    put(&t, "]");
+  }
+  put(&t, "]> : %s\n", gt);
   put(&t, "  %%0 = \"chlo.ragged_dot\"(%%l, %%r, %%g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<"
           "lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], "
           "rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : "
-          "(tensor<2x7x3xf32>, tensor<3x2x3x4xf32>, tensor<2x3xi32>) -> tensor<2x7x4xf32>\n");
-  put(&t, "  return %%0 : tensor<2x7x4xf32>\n}\n");
+          "(%s, %s, %s) -> %s\n  return %%0 : %s\n}\n",
+      lt, rt, gt, ot, ot);
   shl_buf res[1];
   run_ok(t.s, res);
-  memcpy(out, res[0].data, sizeof out);
-  expect_close(out, want, B * M * N);
-  for (int n = 0; n < N; n++) assert_true(out[(0 * M + 6) * N + n] == 0.0f); /* row outside the groups */
+  expect_close(res[0].data, want, B * M * N);
   free(res[0].data);
   free(t.s);
+  free(L);
+  free(R);
+  free(want);
 }
 
-/* Mode 2: lhs [m=3, k=6] (ragged k), rhs [k=6, n=2] with the contracting
- * dim first in lhs order swapped (rhs is [n, k] here), group sizes [g=3]
- * {2, 3, 1}: out[g, m, n] sums k within group g only. */
-static void test_ragged_contracting(void **state) {
+static void test_ragged_noncontracting(void **state) {
   (void)state;
-  enum { M = 3, K = 6, N = 2, G = 3 };
-  float L[M * K], R[N * K], out[G * M * N];
+  /* batch 0: {2, 0, 4} leaves row 6 outside every group; batch 1: {1, 5, 1} */
+  const int64_t small[] = {2, 0, 4, 1, 5, 1};
+  ragged_noncontracting(2, 7, 3, 3, 4, small);
+  /* large enough for ?gemm; a negative size (overlapping ranges) takes the loops */
+  const int64_t large[] = {20, 0, 30, 5, 10, 40};
+  ragged_noncontracting(2, 64, 32, 3, 24, large);
+  const int64_t negative[] = {30, -10, 30, 5, 10, 40};
+  ragged_noncontracting(2, 64, 32, 3, 24, negative);
+}
+
+/* Mode 2: lhs [M, K] (ragged K), rhs [N, K], group sizes [G]: out[g, m, n]
+ * sums k within group g only. */
+static void ragged_contracting(int M, int K, int N, int G, const int64_t *gs) {
+  float *L = malloc(sizeof *L * (size_t)(M * K)), *R = malloc(sizeof *R * (size_t)(N * K));
+  double *want = calloc((size_t)(G * M * N), sizeof *want);
+  assert_true(L && R && want);
   fill(L, M * K, 3);
   fill(R, N * K, 4);
-  const int gs[G] = {2, 3, 1};
-  double want[G * M * N];
   int start = 0;
   for (int g = 0; g < G; g++) {
     for (int m = 0; m < M; m++)
       for (int n = 0; n < N; n++) {
         double acc = 0;
-        for (int k = start; k < start + gs[g]; k++) acc += (double)L[m * K + k] * R[n * K + k];
+        for (int k = start < 0 ? 0 : start; k < start + gs[g] && k < K; k++) acc += (double)L[m * K + k] * R[n * K + k];
         want[(g * M + m) * N + n] = acc;
       }
-    start += gs[g];
+    start += (int)gs[g];
   }
+  char lt[64], rt[64], ot[64], gt[64];
+  snprintf(lt, sizeof lt, "tensor<%dx%dxf32>", M, K);
+  snprintf(rt, sizeof rt, "tensor<%dx%dxf32>", N, K);
+  snprintf(ot, sizeof ot, "tensor<%dx%dx%dxf32>", G, M, N);
+  snprintf(gt, sizeof gt, "tensor<%dxi64>", G);
   text t = {0};
-  put(&t, "func.func @main() -> tensor<3x3x2xf32> {\n");
-  put_f32s(&t, "l", L, M * K, "tensor<3x6xf32>");
-  put_f32s(&t, "r", R, N * K, "tensor<2x6xf32>");
-  put(&t, "  %%g = stablehlo.constant dense<[2, 3, 1]> : tensor<3xi64>\n");
+  put(&t, "func.func @main() -> %s {\n", ot);
+  put_f32s(&t, "l", L, M * K, lt);
+  put_f32s(&t, "r", R, N * K, rt);
+  put(&t, "  %%g = stablehlo.constant dense<[");
+  for (int g = 0; g < G; g++) put(&t, "%s%lld", g ? ", " : "", (long long)gs[g]);
+  put(&t, "]> : %s\n", gt);
   put(&t, "  %%0 = \"chlo.ragged_dot\"(%%l, %%r, %%g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<"
           "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [1]>} : "
-          "(tensor<3x6xf32>, tensor<2x6xf32>, tensor<3xi64>) -> tensor<3x3x2xf32>\n");
-  put(&t, "  return %%0 : tensor<3x3x2xf32>\n}\n");
+          "(%s, %s, %s) -> %s\n  return %%0 : %s\n}\n",
+      lt, rt, gt, ot, ot);
   shl_buf res[1];
   run_ok(t.s, res);
-  memcpy(out, res[0].data, sizeof out);
-  expect_close(out, want, G * M * N);
+  expect_close(res[0].data, want, G * M * N);
   free(res[0].data);
   free(t.s);
+  free(L);
+  free(R);
+  free(want);
+}
+
+static void test_ragged_contracting(void **state) {
+  (void)state;
+  const int64_t small[] = {2, 3, 1};
+  ragged_contracting(3, 6, 2, 3, small);
+  const int64_t large[] = {10, 0, 30, 20}; /* 60 of 64 columns: the last 4 in no group */
+  ragged_contracting(40, 64, 20, 4, large);
 }
 
 /* Mode 3: ragged batch dim: a batched dot; group sizes play no part. */
-static void test_ragged_batch(void **state) {
-  (void)state;
-  enum { B = 4, M = 2, K = 3, N = 2 };
-  float L[B * M * K], R[B * K * N], out[B * M * N];
+static void ragged_batch(int B, int M, int K, int N) {
+  float *L = malloc(sizeof *L * (size_t)(B * M * K)), *R = malloc(sizeof *R * (size_t)(B * K * N));
+  double *want = calloc((size_t)(B * M * N), sizeof *want);
+  assert_true(L && R && want);
   fill(L, B * M * K, 5);
   fill(R, B * K * N, 6);
-  double want[B * M * N];
   for (int b = 0; b < B; b++)
     for (int m = 0; m < M; m++)
       for (int n = 0; n < N; n++) {
@@ -277,22 +315,34 @@ static void test_ragged_batch(void **state) {
         for (int k = 0; k < K; k++) acc += (double)L[(b * M + m) * K + k] * R[(b * K + k) * N + n];
         want[(b * M + m) * N + n] = acc;
       }
+  char lt[64], rt[64], ot[64];
+  snprintf(lt, sizeof lt, "tensor<%dx%dx%dxf32>", B, M, K);
+  snprintf(rt, sizeof rt, "tensor<%dx%dx%dxf32>", B, K, N);
+  snprintf(ot, sizeof ot, "tensor<%dx%dx%dxf32>", B, M, N);
   text t = {0};
-  put(&t, "func.func @main() -> tensor<4x2x2xf32> {\n");
-  put_f32s(&t, "l", L, B * M * K, "tensor<4x2x3xf32>");
-  put_f32s(&t, "r", R, B * K * N, "tensor<4x3x2xf32>");
+  put(&t, "func.func @main() -> %s {\n", ot);
+  put_f32s(&t, "l", L, B * M * K, lt);
+  put_f32s(&t, "r", R, B * K * N, rt);
   put(&t, "  %%g = stablehlo.constant dense<[1, 3]> : tensor<2xi32>\n");
   put(&t, "  %%0 = \"chlo.ragged_dot\"(%%l, %%r, %%g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<"
           "lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], "
-          "rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0]>} : "
-          "(tensor<4x2x3xf32>, tensor<4x3x2xf32>, tensor<2xi32>) -> tensor<4x2x2xf32>\n");
-  put(&t, "  return %%0 : tensor<4x2x2xf32>\n}\n");
+          "rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0]>} : (%s, %s, tensor<2xi32>) -> %s\n"
+          "  return %%0 : %s\n}\n",
+      lt, rt, ot, ot);
   shl_buf res[1];
   run_ok(t.s, res);
-  memcpy(out, res[0].data, sizeof out);
-  expect_close(out, want, B * M * N);
+  expect_close(res[0].data, want, B * M * N);
   free(res[0].data);
   free(t.s);
+  free(L);
+  free(R);
+  free(want);
+}
+
+static void test_ragged_batch(void **state) {
+  (void)state;
+  ragged_batch(4, 2, 3, 2);
+  ragged_batch(3, 40, 32, 30);
 }
 
 /* ---- chlo.scan ---- */
