@@ -420,6 +420,36 @@ static void test_scan_no_inputs(void **state) {
   for (int i = 0; i < 3; i++) free(res[i].data);
 }
 
+/* A body that swaps its two carries and outputs the first: the carries
+ * alternate (a, b), (b, a), ... */
+static void test_scan_swap(void **state) {
+  (void)state;
+  const char *src = "func.func @main() -> (tensor<3xi32>, tensor<i32>, tensor<i32>) {\n"
+                    "  %x = stablehlo.constant dense<[10, 20, 30]> : tensor<3xi32>\n"
+                    "  %a = stablehlo.constant dense<1> : tensor<i32>\n"
+                    "  %b = stablehlo.constant dense<2> : tensor<i32>\n"
+                    "  %0:3 = chlo.scan(%x) inits (%a, %b) dimension=0 {\n"
+                    "  ^bb0(%xi: tensor<i32>, %p: tensor<i32>, %q: tensor<i32>):\n"
+                    "    %s = stablehlo.add %xi, %p : tensor<i32>\n"
+                    "    stablehlo.return %s, %q, %p : tensor<i32>, tensor<i32>, tensor<i32>\n"
+                    "  } : (tensor<3xi32>, tensor<i32>, tensor<i32>) -> (tensor<3xi32>, tensor<i32>, tensor<i32>)\n"
+                    "  return %0#0, %0#1, %0#2 : tensor<3xi32>, tensor<i32>, tensor<i32>\n}\n";
+  shl_buf res[3];
+  run_ok(src, res);
+  int32_t p = 1, q = 2, want[3];
+  const int32_t x[3] = {10, 20, 30};
+  for (int i = 0; i < 3; i++) {
+    want[i] = x[i] + p;
+    int32_t t = p;
+    p = q;
+    q = t;
+  }
+  assert_memory_equal(res[0].data, want, sizeof want);
+  assert_int_equal(*(int32_t *)res[1].data, p);
+  assert_int_equal(*(int32_t *)res[2].data, q);
+  for (int i = 0; i < 3; i++) free(res[i].data);
+}
+
 /* ---- chlo._asin_acos_kernel ---- */
 
 static void test_asin_acos_kernel(void **state) {
@@ -523,6 +553,7 @@ int main(void) {
       cmocka_unit_test(test_ragged_batch),
       cmocka_unit_test(test_scan),
       cmocka_unit_test(test_scan_no_inputs),
+      cmocka_unit_test(test_scan_swap),
       cmocka_unit_test(test_asin_acos_kernel),
       cmocka_unit_test(test_verify_errors),
   };
