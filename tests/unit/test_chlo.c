@@ -345,6 +345,199 @@ static void test_ragged_batch(void **state) {
   ragged_batch(3, 40, 32, 30);
 }
 
+/* General layouts: a direct evaluation of the definition over multi-indices
+ * (no canonical layout), for dimension orders the cases above do not use. */
+typedef struct {
+  int lrank, rrank, grank;
+  int64_t ld[4], rd[4], gd[4];
+  int nb, nc, ngrp;
+  int64_t lb[4], rb[4], lc[4], rc[4], lr, rg;
+} rd_case;
+
+static bool has(const int64_t *v, int n, int64_t x) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == x) return true;
+  return false;
+}
+
+static int64_t flat(const int64_t *dims, const int64_t *idx, int rank) {
+  int64_t o = 0;
+  for (int i = 0; i < rank; i++) o = o * dims[i] + idx[i];
+  return o;
+}
+
+/* Is position `pos` in group j of group_sizes row `row` (mask semantics)? */
+static bool in_group(const rd_case *c, const int64_t *gs, int64_t row, int64_t j, int64_t pos) {
+  int64_t G = c->gd[c->grank - 1], start = 0;
+  const int64_t *g = gs + (c->grank > 1 ? row * G : 0);
+  for (int64_t i = 0; i < j; i++) start += g[i];
+  return pos >= start && pos < start + g[j];
+}
+
+static void ragged_general(const rd_case *c, const float *L, const float *R, const int64_t *gs, double *out,
+                           int64_t *n_out) {
+  bool batch = has(c->lb, c->nb, c->lr), contracting = !batch && has(c->lc, c->nc, c->lr);
+  int64_t G = c->gd[c->grank - 1];
+  int lfree[4], rfree[4], nlf = 0, nrf = 0;
+  for (int d = 0; d < c->lrank; d++)
+    if (!has(c->lb, c->nb, d) && !has(c->lc, c->nc, d)) lfree[nlf++] = d;
+  for (int d = 0; d < c->rrank; d++)
+    if (!has(c->rb, c->nb, d) && !has(c->rc, c->nc, d) && !(c->ngrp && d == c->rg)) rfree[nrf++] = d;
+  /* output dims: [g], batch, lhs free, rhs free */
+  int64_t od[8];
+  int orank = 0;
+  if (contracting) od[orank++] = G;
+  for (int i = 0; i < c->nb; i++) od[orank++] = c->ld[c->lb[i]];
+  for (int i = 0; i < nlf; i++) od[orank++] = c->ld[lfree[i]];
+  for (int i = 0; i < nrf; i++) od[orank++] = c->rd[rfree[i]];
+  int64_t total = 1, kt = 1;
+  for (int i = 0; i < orank; i++) total *= od[i];
+  for (int i = 0; i < c->nc; i++) kt *= c->ld[c->lc[i]];
+  for (int64_t e = 0; e < total; e++) {
+    int64_t oi[8], rem = e;
+    for (int i = orank - 1; i >= 0; i--) oi[i] = rem % od[i], rem /= od[i];
+    int at = contracting ? 1 : 0;
+    int64_t li[4] = {0}, ri[4] = {0};
+    for (int i = 0; i < c->nb; i++, at++) li[c->lb[i]] = ri[c->rb[i]] = oi[at];
+    for (int i = 0; i < nlf; i++, at++) li[lfree[i]] = oi[at];
+    for (int i = 0; i < nrf; i++, at++) ri[rfree[i]] = oi[at];
+    double acc = 0;
+    for (int64_t k = 0; k < kt; k++) {
+      int64_t kr = k;
+      for (int i = c->nc - 1; i >= 0; i--) {
+        int64_t v = kr % c->ld[c->lc[i]];
+        kr /= c->ld[c->lc[i]];
+        li[c->lc[i]] = ri[c->rc[i]] = v;
+      }
+      /* group_sizes row: batch coords (before the ragged one when it is a
+       * batch dim), then x: contracting coords before it (mode 2) or free
+       * coords before it (mode 1) */
+      int64_t pre[8], pd[8];
+      int np = 0;
+      for (int i = 0; i < c->nb && !(batch && c->lb[i] == c->lr); i++) pre[np] = li[c->lb[i]], pd[np++] = c->ld[c->lb[i]];
+      for (int i = 0; contracting && c->lc[i] != c->lr; i++) pre[np] = li[c->lc[i]], pd[np++] = c->ld[c->lc[i]];
+      for (int d = 0; !batch && !contracting && d < c->lr; d++)
+        if (!has(c->lb, c->nb, d) && !has(c->lc, c->nc, d)) pre[np] = li[d], pd[np++] = c->ld[d];
+      int64_t row = flat(pd, pre, np);
+      double lv = L[flat(c->ld, li, c->lrank)];
+      if (batch) {
+        acc += lv * R[flat(c->rd, ri, c->rrank)];
+      } else if (contracting) {
+        if (in_group(c, gs, row, oi[0], li[c->lr])) acc += lv * R[flat(c->rd, ri, c->rrank)];
+      } else {
+        for (int64_t j = 0; j < G; j++) {
+          if (!in_group(c, gs, row, j, li[c->lr])) continue;
+          ri[c->rg] = j;
+          acc += lv * R[flat(c->rd, ri, c->rrank)];
+        }
+      }
+    }
+    out[e] = acc;
+  }
+  *n_out = total;
+}
+
+static void put_dims(text *t, const int64_t *d, int rank, const char *ety) {
+  put(t, "tensor<");
+  for (int i = 0; i < rank; i++) put(t, "%lldx", (long long)d[i]);
+  put(t, "%s>", ety);
+}
+
+static void put_list(text *t, const char *name, const int64_t *v, int n, bool *first) {
+  if (!n) return;
+  put(t, "%s%s = [", *first ? "" : ", ", name);
+  for (int i = 0; i < n; i++) put(t, "%s%lld", i ? ", " : "", (long long)v[i]);
+  put(t, "]");
+  *first = false;
+}
+
+static void run_ragged_case(const rd_case *c, const int64_t *gs, uint64_t seed) {
+  int64_t nl = 1, nr = 1, ng = 1;
+  for (int i = 0; i < c->lrank; i++) nl *= c->ld[i];
+  for (int i = 0; i < c->rrank; i++) nr *= c->rd[i];
+  for (int i = 0; i < c->grank; i++) ng *= c->gd[i];
+  float *L = malloc(sizeof *L * (size_t)nl), *R = malloc(sizeof *R * (size_t)nr);
+  double *want = malloc(sizeof *want * 4096);
+  assert_true(L && R && want);
+  fill(L, (int)nl, seed);
+  fill(R, (int)nr, seed + 1);
+  int64_t n_out = 0;
+  ragged_general(c, L, R, gs, want, &n_out);
+  text t = {0}, lt = {0}, rt = {0}, gt = {0};
+  put_dims(&lt, c->ld, c->lrank, "f32");
+  put_dims(&rt, c->rd, c->rrank, "f32");
+  put_dims(&gt, c->gd, c->grank, "i32");
+  put(&t, "func.func @main() -> tensor<%lldxf32> {\n", (long long)n_out);
+  put_f32s(&t, "l", L, (int)nl, lt.s);
+  put_f32s(&t, "r", R, (int)nr, rt.s);
+  put(&t, "  %%g0 = stablehlo.constant dense<[");
+  for (int64_t i = 0; i < ng; i++) put(&t, "%s%lld", i ? ", " : "", (long long)gs[i]);
+  put(&t, "]> : tensor<%lldxi32>\n  %%g = stablehlo.reshape %%g0 : (tensor<%lldxi32>) -> %s\n", (long long)ng, (long long)ng,
+      gt.s);
+  put(&t, "  %%0 = \"chlo.ragged_dot\"(%%l, %%r, %%g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<");
+  bool first = true;
+  put_list(&t, "lhs_batching_dimensions", c->lb, c->nb, &first);
+  put_list(&t, "rhs_batching_dimensions", c->rb, c->nb, &first);
+  put_list(&t, "lhs_contracting_dimensions", c->lc, c->nc, &first);
+  put_list(&t, "rhs_contracting_dimensions", c->rc, c->nc, &first);
+  put_list(&t, "lhs_ragged_dimensions", &c->lr, 1, &first);
+  put_list(&t, "rhs_group_dimensions", &c->rg, c->ngrp, &first);
+  put(&t, ">} : (%s, %s, %s) -> tensor<", lt.s, rt.s, gt.s);
+  /* result type from the verifier's rule; the test flattens it */
+  bool batch = has(c->lb, c->nb, c->lr), contracting = !batch && has(c->lc, c->nc, c->lr);
+  if (contracting) put(&t, "%lldx", (long long)c->gd[c->grank - 1]);
+  for (int i = 0; i < c->nb; i++) put(&t, "%lldx", (long long)c->ld[c->lb[i]]);
+  for (int d = 0; d < c->lrank; d++)
+    if (!has(c->lb, c->nb, d) && !has(c->lc, c->nc, d)) put(&t, "%lldx", (long long)c->ld[d]);
+  for (int d = 0; d < c->rrank; d++)
+    if (!has(c->rb, c->nb, d) && !has(c->rc, c->nc, d) && !(c->ngrp && d == c->rg)) put(&t, "%lldx", (long long)c->rd[d]);
+  put(&t, "f32>\n  %%1 = stablehlo.reshape %%0 : (");
+  put(&t, "tensor<");
+  if (contracting) put(&t, "%lldx", (long long)c->gd[c->grank - 1]);
+  for (int i = 0; i < c->nb; i++) put(&t, "%lldx", (long long)c->ld[c->lb[i]]);
+  for (int d = 0; d < c->lrank; d++)
+    if (!has(c->lb, c->nb, d) && !has(c->lc, c->nc, d)) put(&t, "%lldx", (long long)c->ld[d]);
+  for (int d = 0; d < c->rrank; d++)
+    if (!has(c->rb, c->nb, d) && !has(c->rc, c->nc, d) && !(c->ngrp && d == c->rg)) put(&t, "%lldx", (long long)c->rd[d]);
+  put(&t, "f32>) -> tensor<%lldxf32>\n  return %%1 : tensor<%lldxf32>\n}\n", (long long)n_out, (long long)n_out);
+  shl_buf res[1];
+  run_ok(t.s, res);
+  expect_close(res[0].data, want, (int)n_out);
+  free(res[0].data);
+  free(t.s);
+  free(lt.s);
+  free(rt.s);
+  free(gt.s);
+  free(L);
+  free(R);
+  free(want);
+}
+
+static void test_ragged_layouts(void **state) {
+  (void)state;
+  /* mode 1 with an x prefix: lhs [x=2, m=5, k=3], rhs [g=2, k=3, n=4], group_sizes [x, g] */
+  const rd_case a = {.lrank = 3, .rrank = 3, .grank = 2, .ld = {2, 5, 3}, .rd = {2, 3, 4}, .gd = {2, 2},
+                     .nc = 1, .lc = {2}, .rc = {1}, .lr = 1, .ngrp = 1, .rg = 0};
+  const int64_t ga[] = {2, 3, 4, 1};
+  run_ragged_case(&a, ga, 11);
+  /* mode 1, contracting dim first and the group dim in the middle: lhs [k=3, m=6], rhs [n=2, g=2, k=3] */
+  const rd_case b = {.lrank = 2, .rrank = 3, .grank = 1, .ld = {3, 6}, .rd = {2, 2, 3}, .gd = {2},
+                     .nc = 1, .lc = {0}, .rc = {2}, .lr = 1, .ngrp = 1, .rg = 1};
+  const int64_t gb[] = {4, 2};
+  run_ragged_case(&b, gb, 12);
+  /* mode 2 with a batch dim and an x prefix (a contracting dim before the ragged one):
+   * lhs [b=2, m=3, k1=2, k2=4], rhs [b=2, k1=2, k2=4, n=3], group_sizes [b, k1, g=3] */
+  const rd_case c = {.lrank = 4, .rrank = 4, .grank = 3, .ld = {2, 3, 2, 4}, .rd = {2, 2, 4, 3}, .gd = {2, 2, 3},
+                     .nb = 1, .lb = {0}, .rb = {0}, .nc = 2, .lc = {2, 3}, .rc = {1, 2}, .lr = 3};
+  const int64_t gc[] = {1, 2, 1, 0, 4, 0, 3, 0, 1, 2, 2, 0};
+  run_ragged_case(&c, gc, 13);
+  /* mode 3 with the ragged batch dim second of two */
+  const rd_case d = {.lrank = 4, .rrank = 4, .grank = 1, .ld = {2, 3, 2, 2}, .rd = {3, 2, 2, 2}, .gd = {2},
+                     .nb = 2, .lb = {0, 1}, .rb = {1, 0}, .nc = 1, .lc = {3}, .rc = {2}, .lr = 1};
+  const int64_t gd[] = {1, 2};
+  run_ragged_case(&d, gd, 14);
+}
+
 /* ---- chlo.scan ---- */
 
 /* Two inputs scanned along dimension 1 of [2, 5], two carries: a running
@@ -551,6 +744,7 @@ int main(void) {
       cmocka_unit_test(test_ragged_noncontracting),
       cmocka_unit_test(test_ragged_contracting),
       cmocka_unit_test(test_ragged_batch),
+      cmocka_unit_test(test_ragged_layouts),
       cmocka_unit_test(test_scan),
       cmocka_unit_test(test_scan_no_inputs),
       cmocka_unit_test(test_scan_swap),
