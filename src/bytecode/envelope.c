@@ -560,6 +560,8 @@ static shl_status decode_exported(dec *d, const fb_table *ex, unsigned depth, sh
   uint64_t v;
   bool has;
   shl_str s;
+  unsigned outer = d->schema; /* a vjp has its own schema version */
+  d->schema = 1;
   ST_TRY(field_u(ex, EX_SERIALIZATION_VERSION, 2, &v));
   e->serialization_version = (unsigned)v;
   ST_TRY(fb_string_field(ex, EX_FUNCTION_NAME, &s, NULL));
@@ -635,7 +637,10 @@ static shl_status decode_exported(dec *d, const fb_table *ex, unsigned depth, sh
     if (!sub) return st_oom();
     ST_TRY(decode_exported(d, &vjp, depth + 1, sub));
     e->vjp = sub;
+    need(d, sub->schema_version);
   }
+  e->schema_version = d->schema;
+  need(d, outer);
   return NULL;
 }
 
@@ -648,7 +653,6 @@ shl_status envelope_decode(shl_arena *a, const void *data, size_t len, const cha
   shloc_jax_export *e = ARENA_NEW(a, shloc_jax_export);
   if (!e) return st_oom();
   ST_TRY(decode_exported(&d, &root, 0, e));
-  e->schema_version = d.schema;
   *out = e;
   return NULL;
 }

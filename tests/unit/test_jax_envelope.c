@@ -147,6 +147,7 @@ static void test_every_version(void **state) {
     if (v >= 2) {
       assert_non_null(e->vjp);
       check_fields(e->vjp, v, len, true);
+      assert_int_equal(e->vjp->schema_version, schema);
       assert_null(e->vjp->vjp);
     } else {
       assert_null(e->vjp);
