@@ -5,6 +5,8 @@
 #ifndef SHLOC_TESTS_JAX_ENVELOPE_BUILD_H
 #define SHLOC_TESTS_JAX_ENVELOPE_BUILD_H
 
+#include <stdbool.h>
+
 #include "fb_build.h"
 
 /* DType values of the schema used by the tests. */
