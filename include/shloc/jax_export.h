@@ -45,8 +45,11 @@ typedef struct {
 
 typedef struct shloc_jax_export shloc_jax_export;
 struct shloc_jax_export {
-  unsigned serialization_version; /* as stored: JAX wrote 1, 2, then 3 for versions 3 to 10, the actual version after */
-  unsigned schema_version;        /* the oldest version whose schema has every field present (1..12) */
+  /* As stored, which is not the schema version: JAX's writers stored 1, then
+   * 2 (Jan 2024 to Nov 2025, versions 2 to 4), then 3 (versions 5 to 11),
+   * and the actual number only from July 2026 (11, 12). */
+  unsigned serialization_version;
+  unsigned schema_version; /* the oldest version whose schema has every field present (1..12) */
   const char *function_name;
   const char *jax_version;        /* version 12 on; NULL before */
   const char *in_tree, *out_tree; /* the pytree structures, e.g. "((*, *), {})"; "" when absent */

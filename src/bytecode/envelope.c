@@ -303,6 +303,138 @@ static shl_status avals(dec *d, const fb_table *ex, unsigned inline_id, unsigned
   return NULL;
 }
 
+/* ---- OpSharding protos ------------------------------------------------
+ * xla.OpSharding (xla/xla_data.proto): 1 type, 3 tile_assignment_dimensions,
+ * 4 tile_assignment_devices, 5 tuple_shardings, 6 replicate_on_last_tile_dim,
+ * 8 last_tile_dims, 9 iota_reshape_dims, 10 iota_transpose_perm; rendered as
+ * XLA's HloSharding::ToString does.  The proto is kept as stored either way;
+ * what does not decode is shown as "{proto: N bytes}". */
+
+typedef struct {
+  const uint8_t *p, *end;
+} pb;
+
+static bool pb_varint(pb *r, uint64_t *v) {
+  *v = 0;
+  for (int shift = 0; shift < 64 && r->p < r->end; shift += 7) {
+    uint8_t b = *r->p++;
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
+#define PB_MAX_INTS 4096 /* devices per sharding rendered; more is an undecoded proto */
+
+typedef struct {
+  int64_t v[PB_MAX_INTS];
+  size_t n;
+} pb_ints;
+
+/* A repeated integer field, packed (wire type 2) or not (0). */
+static bool pb_ints_add(pb *r, unsigned wire, pb_ints *out) {
+  uint64_t v, len;
+  if (wire == 0) {
+    if (!pb_varint(r, &v) || out->n == PB_MAX_INTS) return false;
+    out->v[out->n++] = (int64_t)v;
+    return true;
+  }
+  if (wire != 2 || !pb_varint(r, &len) || len > (uint64_t)(r->end - r->p)) return false;
+  pb sub = {r->p, r->p + len};
+  r->p += len;
+  while (sub.p < sub.end)
+    if (!pb_varint(&sub, &v) || out->n == PB_MAX_INTS) return false;
+    else out->v[out->n++] = (int64_t)v;
+  return true;
+}
+
+static bool pb_skip(pb *r, unsigned wire) {
+  uint64_t v;
+  switch (wire) {
+    case 0: return pb_varint(r, &v);
+    case 1: return (r->end - r->p >= 8) && (r->p += 8);
+    case 2: return pb_varint(r, &v) && v <= (uint64_t)(r->end - r->p) && (r->p += v, true);
+    case 5: return (r->end - r->p >= 4) && (r->p += 4);
+    default: return false;
+  }
+}
+
+static void sb_ints(sbuf *s, const pb_ints *v, const char *sep) {
+  for (size_t i = 0; i < v->n; i++) sb_printf(s, "%s%lld", i ? sep : "", (long long)v->v[i]);
+}
+
+static bool render_op_sharding(sbuf *s, const uint8_t *p, size_t n, int depth) {
+  static const char *const types[] = {"replicated", "maximal", "tuple", "other", "manual", "unknown", "unreduced"};
+  pb r = {p, p + n};
+  uint64_t type = 0, key, v;
+  bool last_replicate = false;
+  pb_ints *ints = calloc(5, sizeof *ints); /* dims, devices, last_tile_dims, iota dims, perm */
+  if (!ints) return false;
+  pb_ints *dims = &ints[0], *devs = &ints[1], *last = &ints[2], *iota = &ints[3], *perm = &ints[4];
+  sbuf tuple = {0};
+  bool ok = depth < 8;
+  while (ok && r.p < r.end) {
+    ok = pb_varint(&r, &key);
+    unsigned field = (unsigned)(key >> 3), wire = (unsigned)(key & 7);
+    if (!ok) break;
+    if (field == 1 && wire == 0) ok = pb_varint(&r, &type);
+    else if (field == 3) ok = pb_ints_add(&r, wire, dims);
+    else if (field == 4) ok = pb_ints_add(&r, wire, devs);
+    else if (field == 8) ok = pb_ints_add(&r, wire, last);
+    else if (field == 9) ok = pb_ints_add(&r, wire, iota);
+    else if (field == 10) ok = pb_ints_add(&r, wire, perm);
+    else if (field == 6 && wire == 0) ok = pb_varint(&r, &v), last_replicate = v != 0;
+    else if (field == 5 && wire == 2) {
+      ok = pb_varint(&r, &v) && v <= (uint64_t)(r.end - r.p);
+      if (ok) {
+        sb_str(&tuple, tuple.n ? ", " : "");
+        ok = render_op_sharding(&tuple, r.p, (size_t)v, depth + 1);
+        r.p += v;
+      }
+    } else ok = pb_skip(&r, wire);
+  }
+  if (ok && type < sizeof types / sizeof types[0]) {
+    if (type == 2) {
+      sb_str(s, "{");
+      if (tuple.p) sb_str(s, tuple.p);
+      sb_str(s, "}");
+    } else if (type == 1) {
+      sb_printf(s, "{maximal device=%lld}", devs->n ? (long long)devs->v[0] : 0LL);
+    } else if (type != 3) {
+      sb_printf(s, "{%s}", types[type]);
+    } else {
+      sb_str(s, "{devices=[");
+      sb_ints(s, dims, ",");
+      sb_str(s, "]");
+      if (iota->n) {
+        sb_str(s, "<=[");
+        sb_ints(s, iota, ",");
+        sb_str(s, "]");
+        bool identity = true;
+        for (size_t i = 0; i < perm->n; i++) identity = identity && perm->v[i] == (int64_t)i;
+        if (!identity) {
+          sb_str(s, "T(");
+          sb_ints(s, perm, ",");
+          sb_str(s, ")");
+        }
+      } else {
+        sb_ints(s, devs, ",");
+      }
+      if (last_replicate) sb_str(s, " last_tile_dim_replicate");
+      if (last->n) {
+        sb_str(s, " last_tile_dims={");
+        for (size_t i = 0; i < last->n; i++)
+          sb_printf(s, "%s%s", i ? ", " : "", (uint64_t)last->v[i] < 7 ? types[last->v[i]] : "?");
+        sb_str(s, "}");
+      }
+      sb_str(s, "}");
+    }
+  }
+  free(tuple.p);
+  free(ints);
+  return ok && type < sizeof types / sizeof types[0];
+}
+
 /* ---- shardings -------------------------------------------------------- */
 
 /* AbstractMesh { axis_sizes: [u32], axis_names: [string], axis_types: [AxisType],
@@ -463,13 +595,16 @@ static shl_status decode_sharding(dec *d, const fb_table *t, const mesh_table *m
   if (kind > 2) return fb_error(&d->b, t->pos, "unknown sharding kind %u", (unsigned)kind);
   if (has_ns) return named_sharding(d, &ns, mt, out);
   if (kind != 1 && !has_proto) return NULL;
-  ST_TRY(charge_text(d, proto.n + 32, proto.pos));
+  ST_TRY(charge_text(d, proto.n, proto.pos));
   uint8_t *bytes = arena_memdup(d->a, fb_vec_data(&proto), proto.n ? proto.n : 1);
-  char *text = arena_alloc(d->a, 32);
-  if (!bytes || !text) return st_oom();
-  snprintf(text, 32, "{proto: %u bytes}", proto.n);
-  *out = (shloc_jax_sharding){SHLOC_JAX_SHARDING_HLO, bytes, proto.n, text};
-  return NULL;
+  if (!bytes) return st_oom();
+  *out = (shloc_jax_sharding){SHLOC_JAX_SHARDING_HLO, bytes, proto.n, NULL};
+  sbuf text = {0};
+  if (!render_op_sharding(&text, bytes, proto.n, 0)) {
+    text.n = 0;
+    sb_printf(&text, "{proto: %u bytes}", proto.n);
+  }
+  return keep_text(d, &text, proto.pos, &out->text);
 }
 
 /* in_shardings (inline) or, from v10, indices into unique_named_shardings

@@ -184,6 +184,11 @@ static inline uint32_t tb_effects(fbb *b, const char *const *names, int n) {
   return fbb_refs(b, t, (size_t)n);
 }
 
+/* What each writer stored as serialization_version (jax serialization.py
+ * history): 1; 2 from Jan 2024 through the writers of versions 3 and 4; 3
+ * from Nov 2025 (versions 5 to 11); the actual number from Jul 2026. */
+static inline unsigned tb_stored_version(unsigned v) { return v == 1 ? 1 : v <= 4 ? 2 : v <= 11 ? 3 : v; }
+
 static inline uint32_t tb_exported(fbb *b, const tb_export *e, bool with_vjp) {
   unsigned v = e->version;
   uint32_t name = fbb_string(b, e->fun_name);
@@ -247,8 +252,7 @@ static inline uint32_t tb_exported(fbb *b, const tb_export *e, bool with_vjp) {
   uint32_t jax_version = v >= 12 && e->jax_version ? fbb_string(b, e->jax_version) : 0;
 
   fbb_start(b);
-  /* What each writer stored as serialization_version. */
-  fbb_add_scalar(b, TB_SER_VERSION, v <= 2 ? v : v >= 12 ? 12 : 3, 2);
+  fbb_add_scalar(b, TB_SER_VERSION, tb_stored_version(v), 2);
   fbb_add_ref(b, TB_FUN_NAME, name);
   fbb_add_ref(b, TB_IN_TREE, in_tree);
   fbb_add_ref(b, TB_IN_AVALS, in_avals);
