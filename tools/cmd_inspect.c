@@ -203,10 +203,10 @@ int cmd_inspect(int argc, char **argv) {
       put_envelope(e, "");
       printf("mlir_module_serialized: %zu bytes at byte %zu, %s\n", e->module_len, e->module_offset,
              form_of(in.text + e->module_offset, e->module_len));
-      printf("vjp: %s\n", e->vjp ? "present" : "none");
-      for (const shloc_jax_export *v = e->vjp; v; v = v->vjp) put_envelope(v, "  ");
       const shl_op *main_fn = cli_entry_func(m, entry);
       if (main_fn) put_calling_convention(e, main_fn);
+      printf("vjp: %s\n", e->vjp ? "present" : "none");
+      for (const shloc_jax_export *v = e->vjp; v; v = v->vjp) put_envelope(v, "  ");
     } else {
       printf("form: %s, %zu bytes\n", form_of(in.text, in.len), in.len);
     }
