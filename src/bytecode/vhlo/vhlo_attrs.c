@@ -427,9 +427,9 @@ static shl_status read_quant(bc_cur *c, bool per_axis, const shl_type **out) {
   for (uint64_t i = 0; i < n_scales; i++) {
     double d;
     memcpy(&d, &scales[i], 8);
-    if (i) vt_printf(&t, ",");
+    if (i) vt_printf(&t, ","); /* MLIR's separator here has no space */
     vt_double(&t, d);
-    vt_printf(&t, ":%lld", (long long)zps[i]);
+    if (zps[i]) vt_printf(&t, ":%lld", (long long)zps[i]);
   }
   vt_printf(&t, per_axis ? "}>" : ">");
   if (t.oom) {
