@@ -1,6 +1,7 @@
 /* Public entry points for contexts and modules. */
 #include <stdlib.h>
 
+#include "bytecode/bytecode.h"
 #include "bytecode/envelope.h"
 #include "ir/ir.h"
 #include "text/parser.h"
@@ -67,6 +68,17 @@ static shl_status parse(shloc_context *ctx, const char *filename, const char *te
    * keeps a private copy unless the caller lends it for the module's life. */
   const char *src = text;
   char *fname = arena_strndup(&m->arena, filename, strlen(filename));
+  if (fname && bytecode_is(text, len)) {
+    /* A portable artifact (MLIR bytecode), recognised by its content. */
+    m->filename = fname;
+    shl_status st = bytecode_read(m, (const uint8_t *)text, len, borrow);
+    if (st) {
+      shloc_module_destroy(m);
+      return st;
+    }
+    *out_module = m;
+    return NULL;
+  }
   if (!borrow) {
     char *copy = arena_alloc_uninit(&m->arena, len + 1);
     if (copy) memcpy(copy, text, len);
