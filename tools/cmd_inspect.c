@@ -77,8 +77,30 @@ static void put_envelope(const shloc_jax_export *e, const char *indent) {
   put_list("disabled_checks", e->disabled_checks, e->n_disabled_checks);
 }
 
+static bool is_artifact(const char *p, size_t n) { return n >= 4 && memcmp(p, "ML\xEFR", 4) == 0; }
+
 static const char *form_of(const char *p, size_t n) {
-  return n >= 4 && memcmp(p, "ML\xEFR", 4) == 0 ? "StableHLO portable artifact (MLIR bytecode)" : "MLIR text";
+  return is_artifact(p, n) ? "StableHLO portable artifact (MLIR bytecode)" : "MLIR text";
+}
+
+/* The bytecode header (llvm-project mlir/docs/BytecodeFormat.md): magic,
+ * version as a prefix varint (the first byte's trailing zero bits + 1 give
+ * the byte count), then the producer as a NUL-terminated string, which
+ * StableHLO writes as "StableHLO_vX.Y.Z". */
+static void put_artifact_header(const char *key, const char *p, size_t n) {
+  const uint8_t *b = (const uint8_t *)p + 4, *end = (const uint8_t *)p + n;
+  if (!is_artifact(p, n) || b >= end || *b == 0) return;
+  unsigned len = (unsigned)__builtin_ctz(*b) + 1;
+  if ((size_t)(end - b) < len) return;
+  uint64_t v = 0;
+  for (unsigned i = len; i-- > 0;) v = v << 8 | b[i];
+  b += len;
+  const uint8_t *nul = memchr(b, 0, (size_t)(end - b));
+  printf("%sbytecode_version: %llu\n", key, (unsigned long long)(v >> len));
+  if (!nul || nul - b > 256) return;
+  printf("%sproducer: ", key);
+  for (; b < nul; b++) putchar(*b >= 0x20 && *b < 0x7f ? *b : '?');
+  printf("\n");
 }
 
 static void put_type(const char *prefix, const shl_type *t) {
@@ -203,12 +225,14 @@ int cmd_inspect(int argc, char **argv) {
       put_envelope(e, "");
       printf("mlir_module_serialized: %zu bytes at byte %zu, %s\n", e->module_len, e->module_offset,
              form_of(in.text + e->module_offset, e->module_len));
+      put_artifact_header("mlir_module_serialized.", in.text + e->module_offset, e->module_len);
       const shl_op *main_fn = cli_entry_func(m, entry);
       if (main_fn) put_calling_convention(e, main_fn);
       printf("vjp: %s\n", e->vjp ? "present" : "none");
       for (const shloc_jax_export *v = e->vjp; v; v = v->vjp) put_envelope(v, "  ");
     } else {
       printf("form: %s, %zu bytes\n", form_of(in.text, in.len), in.len);
+      put_artifact_header("", in.text, in.len);
     }
     put_module(m, entry);
   }
