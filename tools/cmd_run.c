@@ -275,10 +275,13 @@ static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, 
       st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "element type %s does not hold JAX dtype %s", ins[i].descr, a->dtype);
     if (st) return st_annotate(st, "input #%u (%s)", i, o->inputs.v[i]);
   }
+  /* As JAX refuses to call a function on a platform it was not exported
+   * for, unless the envelope disables that check. */
+  if (e->n_platforms && l->platform_index < 0)
+    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL,
+                    "%s was exported for platforms that do not include cpu (see shloc inspect)", o->path);
   uint32_t at = 0;
   if (l->n_platform) {
-    if (l->platform_index < 0)
-      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "%s was exported for platforms that do not include cpu", o->path);
     /* i32 or i64 (cli_jax_plan checked): little-endian, the low bytes hold the index. */
     *platform = l->platform_index;
     buf_init(&bufs[at], ft->in[at], platform);

@@ -32,8 +32,8 @@ static shl_status parse_envelope(shloc_context *ctx, const char *filename, const
   shloc_module *m;
   shl_status st = parse(ctx, filename, data + off, n, 1, borrow, false, &m);
   if (st)
-    return st_annotate(st, "in the module of jax.export envelope %s (mlir_module_serialized, bytes %zu..%zu)", filename,
-                       off, off + n);
+    return st_annotate(st, "in the module of jax.export envelope %s (mlir_module_serialized, bytes %zu..%zu; "
+                           "positions are within it)", filename, off, off + n);
   shloc_jax_export *e;
   st = envelope_decode(&m->arena, data, len, filename, &e);
   if (st) {

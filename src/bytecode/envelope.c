@@ -532,10 +532,13 @@ static shl_status render_spec(dec *d, const fb_table *p, sbuf *s) {
   return NULL;
 }
 
-/* The unique abstract meshes of v10: NamedSharding.abstract_mesh_idx refers to them. */
+/* The deduplicated tables of v10: NamedSharding.abstract_mesh_idx refers to
+ * the meshes; the shardings' texts are rendered once each and shared. */
 typedef struct {
   fb_vec meshes;
   bool present;
+  fb_vec shardings;
+  const char **texts; /* per unique sharding, NULL until rendered */
 } mesh_table;
 
 /* NamedSharding { mesh, spec, memory_kind, abstract_mesh_idx } */
@@ -596,7 +599,8 @@ static shl_status decode_sharding(dec *d, const fb_table *t, const mesh_table *m
   if (has_ns) return named_sharding(d, &ns, mt, out);
   if (kind != 1 && !has_proto) return NULL;
   ST_TRY(charge_text(d, proto.n, proto.pos));
-  uint8_t *bytes = arena_memdup(d->a, fb_vec_data(&proto), proto.n ? proto.n : 1);
+  /* An empty proto (REPLICATED) may end the buffer: copy nothing then. */
+  uint8_t *bytes = proto.n ? arena_memdup(d->a, fb_vec_data(&proto), proto.n) : arena_alloc(d->a, 1);
   if (!bytes) return st_oom();
   *out = (shloc_jax_sharding){SHLOC_JAX_SHARDING_HLO, bytes, proto.n, NULL};
   sbuf text = {0};
@@ -609,8 +613,9 @@ static shl_status decode_sharding(dec *d, const fb_table *t, const mesh_table *m
 
 /* in_shardings (inline) or, from v10, indices into unique_named_shardings
  * (1-based; 0 = unspecified). */
-static shl_status shardings(dec *d, const fb_table *ex, unsigned inline_id, unsigned idx_id, const mesh_table *mt,
-                            const fb_vec *uniq, size_t *n, const shloc_jax_sharding **out) {
+static shl_status shardings(dec *d, const fb_table *ex, unsigned inline_id, unsigned idx_id, mesh_table *mt,
+                            size_t *n, const shloc_jax_sharding **out) {
+  const fb_vec *uniq = &mt->shardings;
   fb_vec v, idx;
   bool has_idx;
   ST_TRY(fb_vector_field(ex, idx_id, 4, &idx, &has_idx));
@@ -633,8 +638,13 @@ static shl_status shardings(dec *d, const fb_table *ex, unsigned inline_id, unsi
     if (k == 0) continue;
     if (k > uniq->n)
       return fb_error(&d->b, idx.pos + 4 * i, "sharding index %llu out of %u unique shardings", (unsigned long long)k, uniq->n);
-    ST_TRY(fb_vec_table(uniq, (uint32_t)(k - 1), &t));
-    ST_TRY(named_sharding(d, &t, mt, &arr[i]));
+    if (!mt->texts && !(mt->texts = ARENA_ARRAY(d->a, const char *, uniq->n))) return st_oom();
+    if (!mt->texts[k - 1]) {
+      ST_TRY(fb_vec_table(uniq, (uint32_t)(k - 1), &t));
+      ST_TRY(named_sharding(d, &t, mt, &arr[i]));
+      mt->texts[k - 1] = arr[i].text;
+    }
+    arr[i] = (shloc_jax_sharding){.kind = SHLOC_JAX_SHARDING_NAMED, .text = mt->texts[k - 1]};
   }
   *n = count;
   *out = arr;
@@ -715,12 +725,11 @@ static shl_status decode_exported(dec *d, const fb_table *ex, unsigned depth, sh
   ST_TRY(avals(d, ex, EX_IN_AVALS, EX_IN_AVALS_IDXS, uniq, n_uniq, &e->n_in, &e->in_avals));
   ST_TRY(avals(d, ex, EX_OUT_AVALS, EX_OUT_AVALS_IDXS, uniq, n_uniq, &e->n_out, &e->out_avals));
 
-  mesh_table mt;
-  fb_vec uniq_ns;
+  mesh_table mt = {.texts = NULL};
   ST_TRY(fb_vector_field(ex, EX_UNIQUE_ABSTRACT_MESHES, 4, &mt.meshes, &mt.present));
-  ST_TRY(fb_vector_field(ex, EX_UNIQUE_NAMED_SHARDINGS, 4, &uniq_ns, NULL));
-  ST_TRY(shardings(d, ex, EX_IN_SHARDINGS, EX_IN_SHARDINGS_IDXS, &mt, &uniq_ns, &e->n_in_shardings, &e->in_shardings));
-  ST_TRY(shardings(d, ex, EX_OUT_SHARDINGS, EX_OUT_SHARDINGS_IDXS, &mt, &uniq_ns, &e->n_out_shardings, &e->out_shardings));
+  ST_TRY(fb_vector_field(ex, EX_UNIQUE_NAMED_SHARDINGS, 4, &mt.shardings, NULL));
+  ST_TRY(shardings(d, ex, EX_IN_SHARDINGS, EX_IN_SHARDINGS_IDXS, &mt, &e->n_in_shardings, &e->in_shardings));
+  ST_TRY(shardings(d, ex, EX_OUT_SHARDINGS, EX_OUT_SHARDINGS_IDXS, &mt, &e->n_out_shardings, &e->out_shardings));
   if (e->n_in_shardings && e->n_in_shardings != e->n_in)
     return fb_error(&d->b, ex->pos, "%zu input shardings for %zu inputs", e->n_in_shardings, e->n_in);
   if (e->n_out_shardings && e->n_out_shardings != e->n_out)
@@ -760,7 +769,7 @@ static shl_status decode_exported(dec *d, const fb_table *ex, unsigned depth, sh
   if (!v) {
     uint64_t short_v;
     ST_TRY(field_u(ex, EX_NR_DEVICES_SHORT, 2, &short_v));
-    v = (uint64_t)(int16_t)short_v < 0 ? 0 : short_v;
+    v = (int16_t)short_v < 0 ? 0 : short_v;
   }
   e->nr_devices = (uint32_t)v;
 

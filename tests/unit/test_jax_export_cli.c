@@ -84,14 +84,14 @@ static void expect(const char *out, const char *needle) {
   if (!strstr(out, needle)) fail_msg("missing '%s' in output:\n%s", needle, out);
 }
 
-static void make_envelope(const char *name, const char *const *platforms, int n_platforms) {
+static void make_envelope(const char *name, const char *const *platforms, int n_platforms, bool no_platform_check) {
   tb_export e = {
       .version = 12, .fun_name = "f", .n_in = 3, .n_out = 1,
       .in = {{JT_F32, 1, {"2"}}, {JT_I32, 2, {"b", "2*b + 1"}}, {JT_F32, 1, {"2"}}},
       .out = {{JT_F32, 1, {"2"}}},
       .n_platforms = n_platforms,
       .n_ordered = 1, .ordered = {"<class 'jax._src.debugging.OrderedDebugEffect'>"},
-      .ccv = 10, .n_kept = 2, .kept = {0, 2}, .nr_devices = 1,
+      .ccv = 10, .n_kept = 2, .kept = {0, 2}, .nr_devices = 1, .check_platform = no_platform_check,
       .module = module_text, .module_len = sizeof module_text - 1, .jax_version = "0.8.1",
   };
   for (int i = 0; i < n_platforms; i++) e.platforms[i] = platforms[i];
@@ -106,9 +106,10 @@ static int setup(void **state) {
   strcpy(dir, "/tmp/shloc_jaxcli_XXXXXX");
   if (!mkdtemp(dir)) return -1;
   static const char *const plats[] = {"cuda", "cpu", "tpu"};
-  make_envelope("f.jaxexport", plats, 3);
+  make_envelope("f.jaxexport", plats, 3, false);
   static const char *const gpu[] = {"cuda", "rocm"};
-  make_envelope("gpu.jaxexport", gpu, 2);
+  make_envelope("gpu.jaxexport", gpu, 2, false);
+  make_envelope("anywhere.jaxexport", gpu, 2, true);
   float x[2] = {1, 2}, z[2] = {10, 20};
   int32_t y[3 * 7] = {0};
   int64_t s2[1] = {2}, s37[2] = {3, 7}, s36[2] = {3, 6};
@@ -184,6 +185,14 @@ static void test_run(void **state) {
   out = run(cmd, &rc);
   assert_int_equal(rc, 1);
   expect(out, "do not include cpu");
+  free(out);
+
+  /* With the platform check disabled JAX runs branch 0: x + z + 0. */
+  snprintf(cmd, sizeof cmd, "%s run %s --input %s --input %s --input %s", SHLOC_BINARY, path_of("anywhere.jaxexport"),
+           path_of("x.npy"), path_of("y.npy"), path_of("z.npy"));
+  out = run(cmd, &rc);
+  if (rc != 0) fail_msg("%s\n%s", cmd, out);
+  expect(out, "dense<[1.100000e+01, 2.200000e+01]> : tensor<2xf32>");
   free(out);
 }
 
