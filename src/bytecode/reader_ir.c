@@ -33,6 +33,8 @@ static shl_status reserve(ir_reader *ir, bc_cur *c, uint64_t n, size_t *first) {
   /* Every value takes at least one byte to define (its type). */
   if (n > bc_left(c)) return bc_error(ir->r, c->p, "region declares %llu values, more than its bytes allow", (unsigned long long)n);
   value_stack *s = &ir->vs;
+  *first = s->n;
+  if (!n) return NULL;
   if (s->n + n > s->cap) {
     size_t cap = s->cap ? s->cap : 64;
     while (cap < s->n + n) cap *= 2;
@@ -42,7 +44,6 @@ static shl_status reserve(ir_reader *ir, bc_cur *c, uint64_t n, size_t *first) {
     s->cap = cap;
   }
   memset(s->v + s->n, 0, n * sizeof *s->v);
-  *first = s->n;
   s->n += n;
   return NULL;
 }
