@@ -217,7 +217,7 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
   shl_op *op = op_create(r->a, def, name, (uint32_t)n_operands, operands, (uint32_t)n_results, rtypes, n_attrs, attrs,
                          (uint32_t)n_regions);
   if (!op) return st_oom();
-  op->pos = (shl_srcpos){r->fname, 0, 0};
+  op->pos = (shl_srcpos){r->fname, 0, (int)((size_t)(at - r->data) > INT32_MAX ? INT32_MAX : (at - r->data))};
   op->loc = loc_text(r, loc);
   block_append(blk, op);
   for (uint32_t i = 0; i < op->n_results; i++) ST_TRY(define(ir, rs, at, &op->results[i]));
