@@ -84,11 +84,13 @@ static shl_status read_properties(ir_reader *ir, bc_cur *c, const bc_opname *on,
   uint64_t idx;
   ST_TRY(bc_varint(c, &idx));
   if (!registered) {
-    /* An unregistered op's properties are one attribute (a dictionary). */
+    /* An unregistered op's properties are one attribute (a dictionary),
+     * referred to from its entry in the properties section. */
+    if (idx >= r->n_props) return bc_error(r, at, "properties index %llu out of range (%u)", (unsigned long long)idx, r->n_props);
+    bc_cur pc = {r, r->props[idx], r->props[idx] + r->props_len[idx]};
     const shl_attr *d;
-    ST_TRY(bc_attr_at(r, idx, at, &d));
+    ST_TRY(bc_attr(&pc, &d));
     if (d->kind != AT_DICT) return bc_error(r, at, "properties of an unregistered op must be a dictionary");
-    idx = UINT64_MAX;
     for (uint32_t i = 0; i < d->u.dict.n; i++) {
       if (*n == *cap) return bc_error(r, at, "too many attributes");
       (*attrs)[(*n)++] = d->u.dict.items[i];
@@ -97,24 +99,7 @@ static shl_status read_properties(ir_reader *ir, bc_cur *c, const bc_opname *on,
   }
   if (idx >= r->n_props) return bc_error(r, at, "properties index %llu out of range (%u)", (unsigned long long)idx, r->n_props);
   bc_cur pc = {r, r->props[idx], r->props[idx] + r->props_len[idx]};
-  if (!on->vhlo) {
-    if (str_eq_c(on->name, "builtin.module")) {
-      /* sym_name, sym_visibility: optional attributes. */
-      static const char *const names[] = {"sym_name", "sym_visibility"};
-      for (int k = 0; k < 2; k++) {
-        const uint8_t *pat = pc.p;
-        uint64_t ai;
-        bool present;
-        ST_TRY(bc_varint_flag(&pc, &ai, &present));
-        if (!present) continue;
-        const shl_attr *a;
-        ST_TRY(bc_attr_at(r, ai, pat, &a));
-        (*attrs)[(*n)++] = (shl_named_attr){str_of(names[k]), a, true};
-      }
-      return NULL;
-    }
-    return bc_error(r, at, "cannot read the properties of op '%.*s'", (int)on->name.n, on->name.p);
-  }
+  if (!on->vhlo) return bc_native_properties(r, at, on->name, pc.p, bc_left(&pc), *attrs, n, *cap);
   const vhlo_opinfo *vi = on->vhlo;
   if (vi->n_attrs > *cap - *n) return bc_error(r, at, "too many attributes");
   for (uint32_t k = 0; k < vi->n_attrs; k++) {
