@@ -242,24 +242,30 @@ static shl_status read_block(ir_reader *ir, bc_cur *c, shl_block **out, region_s
   if (n_ops > bc_left(c) / 2 + 1) return bc_error(r, at, "block declares %llu ops, more than its bytes allow", (unsigned long long)n_ops);
   uint64_t n_args = 0;
   const shl_type **types = NULL;
+  const shl_attr **locs = NULL;
   if (has_args) {
     ST_TRY(bc_count(c, 1, &n_args));
     types = ARENA_ARRAY(r->a, const shl_type *, n_args ? n_args : 1);
-    if (!types) return st_oom();
+    locs = ARENA_ARRAY(r->a, const shl_attr *, n_args ? n_args : 1);
+    if (!types || !locs) return st_oom();
     for (uint64_t i = 0; i < n_args; i++) {
       const uint8_t *tat = c->p;
       uint64_t ti;
       bool has_loc = true;
-      const shl_attr *loc;
       if (r->version >= BC_V_ELIDE_UNKNOWN_BLOCK_ARG_LOC) ST_TRY(bc_varint_flag(c, &ti, &has_loc));
       else ST_TRY(bc_varint(c, &ti));
       ST_TRY(bc_type_at(r, ti, tat, &types[i]));
-      if (has_loc) ST_TRY(bc_attr(c, &loc));
+      locs[i] = NULL;
+      if (has_loc) ST_TRY(bc_attr(c, &locs[i]));
     }
   }
   shl_block *b = block_create(r->a, (uint32_t)n_args, types);
   if (!b) return st_oom();
-  for (uint32_t i = 0; i < b->n_args; i++) ST_TRY(define(ir, rs, at, &b->args[i]));
+  for (uint32_t i = 0; i < b->n_args; i++) {
+    ST_TRY(define(ir, rs, at, &b->args[i]));
+    shl_str lt = loc_text(r, locs[i]);
+    if (lt.n && !block_set_arg_loc(r->a, b, i, lt)) return st_oom();
+  }
   if (has_args && r->version >= BC_V_USE_LIST_ORDERING) {
     uint8_t orders;
     ST_TRY(bc_byte(c, &orders));
