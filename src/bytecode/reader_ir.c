@@ -24,10 +24,29 @@ typedef struct {
   size_t base; /* first index of the current isolated scope */
 } value_stack;
 
+/* A malloc'd array reused op after op: op_create copies what it keeps. */
+typedef struct {
+  void *p;
+  size_t cap; /* elements */
+} scratch;
+
 typedef struct {
   bc_reader *r;
   value_stack vs;
+  scratch attrs, conv, operands, types;
 } ir_reader;
+
+static void *scratch_get(scratch *s, size_t n, size_t size) {
+  if (n > s->cap) {
+    size_t cap = s->cap ? s->cap : 16;
+    while (cap < n) cap *= 2;
+    void *np = realloc(s->p, cap * size);
+    if (!np) return NULL;
+    s->p = np;
+    s->cap = cap;
+  }
+  return s->p;
+}
 
 static shl_status reserve(ir_reader *ir, bc_cur *c, uint64_t n, size_t *first) {
   /* Every value takes at least one byte to define (its type). */
@@ -77,12 +96,9 @@ static shl_status read_region(ir_reader *ir, bc_cur *c, shl_region *reg, shl_op 
 
 /* Attributes of an op in properties: for VHLO ops one attribute per name of
  * the op's table row (sorted order); for unregistered ops one dictionary. */
-static shl_status read_properties(ir_reader *ir, bc_cur *c, const bc_opname *on, bool registered,
-                                  shl_named_attr **attrs, uint32_t *n, uint32_t *cap) {
+static shl_status read_properties(ir_reader *ir, const uint8_t *at, uint64_t idx, const bc_opname *on,
+                                  bool registered, shl_named_attr **attrs, uint32_t *n, uint32_t *cap) {
   bc_reader *r = ir->r;
-  const uint8_t *at = c->p;
-  uint64_t idx;
-  ST_TRY(bc_varint(c, &idx));
   if (!registered) {
     /* An unregistered op's properties are one attribute (a dictionary),
      * referred to from its entry in the properties section. */
@@ -91,10 +107,9 @@ static shl_status read_properties(ir_reader *ir, bc_cur *c, const bc_opname *on,
     const shl_attr *d;
     ST_TRY(bc_attr(&pc, &d));
     if (d->kind != AT_DICT) return bc_error(r, at, "properties of an unregistered op must be a dictionary");
-    for (uint32_t i = 0; i < d->u.dict.n; i++) {
-      if (*n == *cap) return bc_error(r, at, "too many attributes");
-      (*attrs)[(*n)++] = d->u.dict.items[i];
-    }
+    *cap = *n + d->u.dict.n;
+    if (!(*attrs = scratch_get(&ir->attrs, *cap + 1, sizeof **attrs))) return st_oom();
+    for (uint32_t i = 0; i < d->u.dict.n; i++) (*attrs)[(*n)++] = d->u.dict.items[i];
     return NULL;
   }
   if (idx >= r->n_props) return bc_error(r, at, "properties index %llu out of range (%u)", (unsigned long long)idx, r->n_props);
@@ -138,29 +153,35 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
     ST_TRY(bc_attr(c, &dict));
     if (dict->kind != AT_DICT) return bc_error(r, dict_at, "op attributes are not a dictionary");
   }
-  uint32_t cap = (dict ? dict->u.dict.n : 0) + 64, n_attrs = 0;
-  shl_named_attr *attrs = ARENA_ARRAY(r->a, shl_named_attr, cap);
+  uint64_t prop_idx = 0;
+  const uint8_t *prop_at = c->p;
+  uint32_t cap = dict ? dict->u.dict.n : 0, n_attrs = 0;
+  if (mask & OPM_PROPERTIES) {
+    if (r->version < BC_V_NATIVE_PROPERTIES) return bc_error(r, at, "properties in bytecode version %llu", (unsigned long long)r->version);
+    ST_TRY(bc_varint(c, &prop_idx));
+    if (prop_idx >= r->n_props) return bc_error(r, prop_at, "properties index %llu out of range (%u)", (unsigned long long)prop_idx, r->n_props);
+    /* No op has more properties than bytes in its blob. */
+    cap += (uint32_t)r->props_len[prop_idx] + 8;
+  }
+  shl_named_attr *attrs = scratch_get(&ir->attrs, cap + 1, sizeof *attrs);
   if (!attrs) return st_oom();
   if (dict)
     for (uint32_t i = 0; i < dict->u.dict.n; i++) attrs[n_attrs++] = dict->u.dict.items[i];
-  if (mask & OPM_PROPERTIES) {
-    if (r->version < BC_V_NATIVE_PROPERTIES) return bc_error(r, at, "properties in bytecode version %llu", (unsigned long long)r->version);
-    /* The registered flag of the op name decides the encoding. */
-    ST_TRY(read_properties(ir, c, on, on->registered, &attrs, &n_attrs, &cap));
-  }
+  /* The registered flag of the op name decides the encoding. */
+  if (mask & OPM_PROPERTIES) ST_TRY(read_properties(ir, prop_at, prop_idx, on, on->registered, &attrs, &n_attrs, &cap));
 
   uint64_t n_results = 0, n_operands = 0;
   const shl_type **rtypes = NULL;
   shl_value **operands = NULL;
   if (mask & OPM_RESULTS) {
     ST_TRY(bc_count(c, 1, &n_results));
-    rtypes = ARENA_ARRAY(r->a, const shl_type *, n_results ? n_results : 1);
+    rtypes = scratch_get(&ir->types, n_results + 1, sizeof *rtypes);
     if (!rtypes) return st_oom();
     for (uint64_t i = 0; i < n_results; i++) ST_TRY(bc_type(c, &rtypes[i]));
   }
   if (mask & OPM_OPERANDS) {
     ST_TRY(bc_count(c, 1, &n_operands));
-    operands = ARENA_ARRAY(r->a, shl_value *, n_operands ? n_operands : 1);
+    operands = scratch_get(&ir->operands, n_operands + 1, sizeof *operands);
     if (!operands) return st_oom();
     for (uint64_t i = 0; i < n_operands; i++) {
       const uint8_t *vat = c->p;
@@ -185,7 +206,9 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
   shl_str name = on->name;
   if (on->vhlo) {
     vhlo_converted cv;
-    ST_TRY(vhlo_convert_op(r, at, on->vhlo, parent ? parent->name : (shl_str){"", 0}, attrs, n_attrs, &cv));
+    shl_named_attr *buf = scratch_get(&ir->conv, n_attrs + 16, sizeof *buf);
+    if (!buf) return st_oom();
+    ST_TRY(vhlo_convert_op(r, at, on->vhlo, parent ? parent->name : (shl_str){"", 0}, attrs, n_attrs, buf, n_attrs + 16, &cv));
     def = cv.def;
     name = cv.name;
     attrs = cv.attrs;
@@ -306,6 +329,10 @@ shl_status bc_read_ir(bc_reader *r) {
   region_slots rs = {0, 0};
   shl_status st = read_block(&ir, &c, &top, &rs, NULL, true);
   free(ir.vs.v);
+  free(ir.attrs.p);
+  free(ir.conv.p);
+  free(ir.operands.p);
+  free(ir.types.p);
   if (st) return st;
   shloc_module *m = r->m;
   if (top->n_args) return bc_error(r, r->sec[BC_SEC_IR], "the top-level block has arguments");

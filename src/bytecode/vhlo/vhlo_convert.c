@@ -489,11 +489,11 @@ static shl_status convert(alist *l, const char *tg) {
 }
 
 shl_status vhlo_convert_op(bc_reader *r, const uint8_t *at, const vhlo_opinfo *info, shl_str parent,
-                           const shl_named_attr *in, uint32_t n_in, vhlo_converted *out) {
-  alist l = {r, at, NULL, 0, n_in + 8};
-  l.v = ARENA_ARRAY(r->a, shl_named_attr, l.cap);
-  if (!l.v) return st_oom();
-  memcpy(l.v, in, n_in * sizeof *in);
+                           const shl_named_attr *in, uint32_t n_in, shl_named_attr *buf, uint32_t cap,
+                           vhlo_converted *out) {
+  if (n_in > cap) return bc_error(r, at, "too many attributes");
+  alist l = {r, at, buf, 0, cap};
+  if (n_in) memcpy(l.v, in, n_in * sizeof *in);
   l.n = n_in;
   const char *tg = target_name(info);
   if (!strcmp(tg, "func.return") && !str_eq_c(parent, "func.func")) tg = "stablehlo.return";
