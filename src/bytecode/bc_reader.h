@@ -142,6 +142,11 @@ shl_status builtin_read_type(bc_cur *c, const shl_type **out);
 shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out);
 shl_status vhlo_read_type(bc_cur *c, const shl_type **out);
 
+/* ---- properties of registered non-VHLO ops (properties.c) ---- */
+/* Appends op's inherent attributes read from its properties blob p[0..n). */
+shl_status bc_native_properties(bc_reader *r, const uint8_t *at, shl_str op, const uint8_t *p, size_t n,
+                                shl_named_attr *out, uint32_t *cnt, uint32_t cap);
+
 /* ---- IR (reader_ir.c) ---- */
 shl_status bc_read_ir(bc_reader *r);
 

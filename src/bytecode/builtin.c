@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "bc_reader.h"
+#include "builder/builder_impl.h"
 #include "text/parse_fragment.h"
 
 enum {
@@ -227,29 +228,32 @@ static shl_status read_loc(bc_cur *c, uint64_t code, const shl_attr **out) {
   return NULL;
 }
 
+/* @root or @root::@nested...: composed as text (bare names where the printer
+ * prints them bare) so the attribute equals the parsed one. */
 static shl_status read_symref(bc_cur *c, bool nested, const shl_attr **out) {
   bc_reader *r = c->r;
-  char *buf = NULL;
-  size_t len = 0, cap = 0;
-  uint64_t n = 0;
   const uint8_t *at = c->p;
-  for (uint64_t i = 0;; i++) {
-    const shl_attr *s;
-    const uint8_t *sat = c->p;
-    ST_TRY(bc_attr(c, &s));
-    if (s->kind == AT_SYMREF) { /* nested references are flat symbol refs */
-      ST_TRY(append(r, &buf, &len, &cap, "::", 2));
-      ST_TRY(append(r, &buf, &len, &cap, s->u.sym.text.p, s->u.sym.text.n));
-    } else if (s->kind == AT_STRING) {
-      ST_TRY(append(r, &buf, &len, &cap, "@", 1));
-      ST_TRY(append_quoted(r, &buf, &len, &cap, s->u.str));
-    } else {
-      return bc_error(r, sat, "symbol reference part is not a string");
-    }
-    if (i == 0 && nested) ST_TRY(bc_count(c, 1, &n));
-    if (i >= n) break;
+  const shl_attr *root;
+  ST_TRY(bc_attr(c, &root));
+  if (root->kind != AT_STRING) return bc_error(r, at, "symbol reference root is not a string");
+  uint64_t n = 0;
+  if (nested) ST_TRY(bc_count(c, 1, &n));
+  const shl_attr **parts = ARENA_ARRAY(r->a, const shl_attr *, n ? n : 1);
+  if (!parts) return st_oom();
+  for (uint64_t i = 0; i < n; i++) {
+    const uint8_t *pat = c->p;
+    ST_TRY(bc_attr(c, &parts[i]));
+    if (parts[i]->kind != AT_SYMREF) return bc_error(r, pat, "nested symbol reference is not a symbol");
   }
-  return bc_parse_attr_text(r, at, buf, len, out);
+  bld_text t = {0};
+  bld_text_printf(&t, "@");
+  bld_text_symbol(&t, root->u.str.p, root->u.str.n);
+  for (uint64_t i = 0; i < n; i++) bld_text_printf(&t, "::%.*s", (int)parts[i]->u.sym.text.n, parts[i]->u.sym.text.p);
+  shl_status st = bld_text_attr(r->m, &t, out);
+  if (!st) return NULL;
+  shl_status e = bc_error(r, at, "%s", shloc_status_message(st));
+  shloc_status_free(st);
+  return e;
 }
 
 shl_status builtin_read_attr(bc_cur *c, const shl_attr **out) {

@@ -19,10 +19,10 @@ shl_status bc_error(bc_reader *r, const uint8_t *at, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   size_t off = at && at >= r->data && at <= r->data + r->len ? (size_t)(at - r->data) : r->len;
-  if (r->cur_op)
-    return st_error(SHLOC_ERR_PARSE, &(shl_srcpos){r->fname, 0, 0}, r->cur_op, "at byte %zu: '%s' op: %s", off,
-                    r->cur_op, msg);
-  return st_error(SHLOC_ERR_PARSE, &(shl_srcpos){r->fname, 0, 0}, NULL, "at byte %zu: %s", off, msg);
+  /* Offsets past 2 GiB are reported as the end of what a column can hold. */
+  shl_srcpos pos = {r->fname, 0, off > INT32_MAX ? INT32_MAX : (int)off};
+  if (r->cur_op) return st_error(SHLOC_ERR_PARSE, &pos, r->cur_op, "'%s' op: %s", r->cur_op, msg);
+  return st_error(SHLOC_ERR_PARSE, &pos, NULL, "%s", msg);
 }
 
 bool bytecode_is(const void *data, size_t len) {

@@ -24,15 +24,36 @@ typedef struct {
   size_t base; /* first index of the current isolated scope */
 } value_stack;
 
+/* A malloc'd array reused op after op: op_create copies what it keeps. */
+typedef struct {
+  void *p;
+  size_t cap; /* elements */
+} scratch;
+
 typedef struct {
   bc_reader *r;
   value_stack vs;
+  scratch attrs, conv, operands, types;
 } ir_reader;
+
+static void *scratch_get(scratch *s, size_t n, size_t size) {
+  if (n > s->cap) {
+    size_t cap = s->cap ? s->cap : 16;
+    while (cap < n) cap *= 2;
+    void *np = realloc(s->p, cap * size);
+    if (!np) return NULL;
+    s->p = np;
+    s->cap = cap;
+  }
+  return s->p;
+}
 
 static shl_status reserve(ir_reader *ir, bc_cur *c, uint64_t n, size_t *first) {
   /* Every value takes at least one byte to define (its type). */
   if (n > bc_left(c)) return bc_error(ir->r, c->p, "region declares %llu values, more than its bytes allow", (unsigned long long)n);
   value_stack *s = &ir->vs;
+  *first = s->n;
+  if (!n) return NULL;
   if (s->n + n > s->cap) {
     size_t cap = s->cap ? s->cap : 64;
     while (cap < s->n + n) cap *= 2;
@@ -42,7 +63,6 @@ static shl_status reserve(ir_reader *ir, bc_cur *c, uint64_t n, size_t *first) {
     s->cap = cap;
   }
   memset(s->v + s->n, 0, n * sizeof *s->v);
-  *first = s->n;
   s->n += n;
   return NULL;
 }
@@ -76,44 +96,25 @@ static shl_status read_region(ir_reader *ir, bc_cur *c, shl_region *reg, shl_op 
 
 /* Attributes of an op in properties: for VHLO ops one attribute per name of
  * the op's table row (sorted order); for unregistered ops one dictionary. */
-static shl_status read_properties(ir_reader *ir, bc_cur *c, const bc_opname *on, bool registered,
-                                  shl_named_attr **attrs, uint32_t *n, uint32_t *cap) {
+static shl_status read_properties(ir_reader *ir, const uint8_t *at, uint64_t idx, const bc_opname *on,
+                                  bool registered, shl_named_attr **attrs, uint32_t *n, uint32_t *cap) {
   bc_reader *r = ir->r;
-  const uint8_t *at = c->p;
-  uint64_t idx;
-  ST_TRY(bc_varint(c, &idx));
   if (!registered) {
-    /* An unregistered op's properties are one attribute (a dictionary). */
+    /* An unregistered op's properties are one attribute (a dictionary),
+     * referred to from its entry in the properties section. */
+    if (idx >= r->n_props) return bc_error(r, at, "properties index %llu out of range (%u)", (unsigned long long)idx, r->n_props);
+    bc_cur pc = {r, r->props[idx], r->props[idx] + r->props_len[idx]};
     const shl_attr *d;
-    ST_TRY(bc_attr_at(r, idx, at, &d));
+    ST_TRY(bc_attr(&pc, &d));
     if (d->kind != AT_DICT) return bc_error(r, at, "properties of an unregistered op must be a dictionary");
-    idx = UINT64_MAX;
-    for (uint32_t i = 0; i < d->u.dict.n; i++) {
-      if (*n == *cap) return bc_error(r, at, "too many attributes");
-      (*attrs)[(*n)++] = d->u.dict.items[i];
-    }
+    *cap = *n + d->u.dict.n;
+    if (!(*attrs = scratch_get(&ir->attrs, *cap + 1, sizeof **attrs))) return st_oom();
+    for (uint32_t i = 0; i < d->u.dict.n; i++) (*attrs)[(*n)++] = d->u.dict.items[i];
     return NULL;
   }
   if (idx >= r->n_props) return bc_error(r, at, "properties index %llu out of range (%u)", (unsigned long long)idx, r->n_props);
   bc_cur pc = {r, r->props[idx], r->props[idx] + r->props_len[idx]};
-  if (!on->vhlo) {
-    if (str_eq_c(on->name, "builtin.module")) {
-      /* sym_name, sym_visibility: optional attributes. */
-      static const char *const names[] = {"sym_name", "sym_visibility"};
-      for (int k = 0; k < 2; k++) {
-        const uint8_t *pat = pc.p;
-        uint64_t ai;
-        bool present;
-        ST_TRY(bc_varint_flag(&pc, &ai, &present));
-        if (!present) continue;
-        const shl_attr *a;
-        ST_TRY(bc_attr_at(r, ai, pat, &a));
-        (*attrs)[(*n)++] = (shl_named_attr){str_of(names[k]), a, true};
-      }
-      return NULL;
-    }
-    return bc_error(r, at, "cannot read the properties of op '%.*s'", (int)on->name.n, on->name.p);
-  }
+  if (!on->vhlo) return bc_native_properties(r, at, on->name, pc.p, bc_left(&pc), *attrs, n, *cap);
   const vhlo_opinfo *vi = on->vhlo;
   if (vi->n_attrs > *cap - *n) return bc_error(r, at, "too many attributes");
   for (uint32_t k = 0; k < vi->n_attrs; k++) {
@@ -152,29 +153,35 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
     ST_TRY(bc_attr(c, &dict));
     if (dict->kind != AT_DICT) return bc_error(r, dict_at, "op attributes are not a dictionary");
   }
-  uint32_t cap = (dict ? dict->u.dict.n : 0) + 64, n_attrs = 0;
-  shl_named_attr *attrs = ARENA_ARRAY(r->a, shl_named_attr, cap);
+  uint64_t prop_idx = 0;
+  const uint8_t *prop_at = c->p;
+  uint32_t cap = dict ? dict->u.dict.n : 0, n_attrs = 0;
+  if (mask & OPM_PROPERTIES) {
+    if (r->version < BC_V_NATIVE_PROPERTIES) return bc_error(r, at, "properties in bytecode version %llu", (unsigned long long)r->version);
+    ST_TRY(bc_varint(c, &prop_idx));
+    if (prop_idx >= r->n_props) return bc_error(r, prop_at, "properties index %llu out of range (%u)", (unsigned long long)prop_idx, r->n_props);
+    /* No op has more properties than bytes in its blob. */
+    cap += (uint32_t)r->props_len[prop_idx] + 8;
+  }
+  shl_named_attr *attrs = scratch_get(&ir->attrs, cap + 1, sizeof *attrs);
   if (!attrs) return st_oom();
   if (dict)
     for (uint32_t i = 0; i < dict->u.dict.n; i++) attrs[n_attrs++] = dict->u.dict.items[i];
-  if (mask & OPM_PROPERTIES) {
-    if (r->version < BC_V_NATIVE_PROPERTIES) return bc_error(r, at, "properties in bytecode version %llu", (unsigned long long)r->version);
-    /* The registered flag of the op name decides the encoding. */
-    ST_TRY(read_properties(ir, c, on, on->registered, &attrs, &n_attrs, &cap));
-  }
+  /* The registered flag of the op name decides the encoding. */
+  if (mask & OPM_PROPERTIES) ST_TRY(read_properties(ir, prop_at, prop_idx, on, on->registered, &attrs, &n_attrs, &cap));
 
   uint64_t n_results = 0, n_operands = 0;
   const shl_type **rtypes = NULL;
   shl_value **operands = NULL;
   if (mask & OPM_RESULTS) {
     ST_TRY(bc_count(c, 1, &n_results));
-    rtypes = ARENA_ARRAY(r->a, const shl_type *, n_results ? n_results : 1);
+    rtypes = scratch_get(&ir->types, n_results + 1, sizeof *rtypes);
     if (!rtypes) return st_oom();
     for (uint64_t i = 0; i < n_results; i++) ST_TRY(bc_type(c, &rtypes[i]));
   }
   if (mask & OPM_OPERANDS) {
     ST_TRY(bc_count(c, 1, &n_operands));
-    operands = ARENA_ARRAY(r->a, shl_value *, n_operands ? n_operands : 1);
+    operands = scratch_get(&ir->operands, n_operands + 1, sizeof *operands);
     if (!operands) return st_oom();
     for (uint64_t i = 0; i < n_operands; i++) {
       const uint8_t *vat = c->p;
@@ -199,7 +206,9 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
   shl_str name = on->name;
   if (on->vhlo) {
     vhlo_converted cv;
-    ST_TRY(vhlo_convert_op(r, at, on->vhlo, parent ? parent->name : (shl_str){"", 0}, attrs, n_attrs, &cv));
+    shl_named_attr *buf = scratch_get(&ir->conv, n_attrs + 16, sizeof *buf);
+    if (!buf) return st_oom();
+    ST_TRY(vhlo_convert_op(r, at, on->vhlo, parent ? parent->name : (shl_str){"", 0}, attrs, n_attrs, buf, n_attrs + 16, &cv));
     def = cv.def;
     name = cv.name;
     attrs = cv.attrs;
@@ -216,7 +225,7 @@ static shl_status read_op(ir_reader *ir, bc_cur *c, shl_block *blk, region_slots
   shl_op *op = op_create(r->a, def, name, (uint32_t)n_operands, operands, (uint32_t)n_results, rtypes, n_attrs, attrs,
                          (uint32_t)n_regions);
   if (!op) return st_oom();
-  op->pos = (shl_srcpos){r->fname, 0, 0};
+  op->pos = (shl_srcpos){r->fname, 0, (int)((size_t)(at - r->data) > INT32_MAX ? INT32_MAX : (at - r->data))};
   op->loc = loc_text(r, loc);
   block_append(blk, op);
   for (uint32_t i = 0; i < op->n_results; i++) ST_TRY(define(ir, rs, at, &op->results[i]));
@@ -256,24 +265,30 @@ static shl_status read_block(ir_reader *ir, bc_cur *c, shl_block **out, region_s
   if (n_ops > bc_left(c) / 2 + 1) return bc_error(r, at, "block declares %llu ops, more than its bytes allow", (unsigned long long)n_ops);
   uint64_t n_args = 0;
   const shl_type **types = NULL;
+  const shl_attr **locs = NULL;
   if (has_args) {
     ST_TRY(bc_count(c, 1, &n_args));
     types = ARENA_ARRAY(r->a, const shl_type *, n_args ? n_args : 1);
-    if (!types) return st_oom();
+    locs = ARENA_ARRAY(r->a, const shl_attr *, n_args ? n_args : 1);
+    if (!types || !locs) return st_oom();
     for (uint64_t i = 0; i < n_args; i++) {
       const uint8_t *tat = c->p;
       uint64_t ti;
       bool has_loc = true;
-      const shl_attr *loc;
       if (r->version >= BC_V_ELIDE_UNKNOWN_BLOCK_ARG_LOC) ST_TRY(bc_varint_flag(c, &ti, &has_loc));
       else ST_TRY(bc_varint(c, &ti));
       ST_TRY(bc_type_at(r, ti, tat, &types[i]));
-      if (has_loc) ST_TRY(bc_attr(c, &loc));
+      locs[i] = NULL;
+      if (has_loc) ST_TRY(bc_attr(c, &locs[i]));
     }
   }
   shl_block *b = block_create(r->a, (uint32_t)n_args, types);
   if (!b) return st_oom();
-  for (uint32_t i = 0; i < b->n_args; i++) ST_TRY(define(ir, rs, at, &b->args[i]));
+  for (uint32_t i = 0; i < b->n_args; i++) {
+    ST_TRY(define(ir, rs, at, &b->args[i]));
+    shl_str lt = loc_text(r, locs[i]);
+    if (lt.n && !block_set_arg_loc(r->a, b, i, lt)) return st_oom();
+  }
   if (has_args && r->version >= BC_V_USE_LIST_ORDERING) {
     uint8_t orders;
     ST_TRY(bc_byte(c, &orders));
@@ -314,6 +329,10 @@ shl_status bc_read_ir(bc_reader *r) {
   region_slots rs = {0, 0};
   shl_status st = read_block(&ir, &c, &top, &rs, NULL, true);
   free(ir.vs.v);
+  free(ir.attrs.p);
+  free(ir.conv.p);
+  free(ir.operands.p);
+  free(ir.types.p);
   if (st) return st;
   shloc_module *m = r->m;
   if (top->n_args) return bc_error(r, r->sec[BC_SEC_IR], "the top-level block has arguments");

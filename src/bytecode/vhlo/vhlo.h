@@ -30,8 +30,9 @@ typedef struct {
  * inside an op named `parent` into its StableHLO form: attributes renamed,
  * split fields joined into StableHLO's structured attributes, defaults that
  * StableHLO leaves out dropped, and attributes that older versions lack
- * treated as their defaults. */
+ * treated as their defaults.  The result lives in buf (room for cap). */
 shl_status vhlo_convert_op(bc_reader *r, const uint8_t *at, const vhlo_opinfo *info, shl_str parent,
-                           const shl_named_attr *in, uint32_t n_in, vhlo_converted *out);
+                           const shl_named_attr *in, uint32_t n_in, shl_named_attr *buf, uint32_t cap,
+                           vhlo_converted *out);
 
 #endif

@@ -167,33 +167,28 @@ static shl_status parse_text(alist *l, bld_text *t, const shl_attr **out) {
   return e;
 }
 
-/* `name = [..]` fields of a structured attribute, empty lists left out. */
-static shl_status list_field(alist *l, bld_text *t, const char *name, bool *first) {
-  int64_t *v;
-  size_t n;
-  ST_TRY(ints_of(l, name, &v, &n));
-  if (!n) return NULL;
-  bld_text_printf(t, "%s%s = ", *first ? "" : ", ", name);
-  bld_text_ints(t, v, n);
-  *first = false;
-  return NULL;
-}
-
-static shl_status implode(alist *l, const char *target, const char *const *lists, const char *int_field,
-                          const char *const *drop) {
+/* A structured attribute from integer-list fields (empty ones left out, as
+ * StableHLO prints them) and an optional integer field. */
+static shl_status implode(alist *l, const char *target, const char *const *lists, const char *int_field) {
+  int64_t *v[8], x = 0;
+  size_t n[8];
+  int k = 0;
+  for (const char *const *f = lists; *f; f++, k++) ST_TRY(ints_of(l, *f, &v[k], &n[k]));
+  if (int_field) ST_TRY(int_of(l, int_field, &x));
   bld_text t = {0};
   bool first = true;
   bld_text_printf(&t, "#stablehlo.%s<", target);
-  for (const char *const *f = lists; *f; f++) ST_TRY(list_field(l, &t, *f, &first));
-  if (int_field) {
-    int64_t x;
-    ST_TRY(int_of(l, int_field, &x));
-    bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
+  k = 0;
+  for (const char *const *f = lists; *f; f++, k++) {
+    if (!n[k]) continue;
+    bld_text_printf(&t, "%s%s = ", first ? "" : ", ", *f);
+    bld_text_ints(&t, v[k], n[k]);
+    first = false;
   }
+  if (int_field) bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
   bld_text_printf(&t, ">");
   for (const char *const *f = lists; *f; f++) erase(l, *f);
   if (int_field) erase(l, int_field);
-  for (const char *const *f = drop; f && *f; f++) erase(l, *f);
   const shl_attr *a;
   ST_TRY(parse_text(l, &t, &a));
   return put(l, !strcmp(target, "scatter") ? "scatter_dimension_numbers" : !strcmp(target, "dot") ? "dot_dimension_numbers" : "dimension_numbers", a);
@@ -423,7 +418,7 @@ static shl_status convert(alist *l, const char *tg) {
   if (!strcmp(b, "dot_general")) {
     static const char *const f[] = {"lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
                                     "rhs_contracting_dimensions", NULL};
-    ST_TRY(implode(l, "dot", f, NULL, NULL));
+    ST_TRY(implode(l, "dot", f, NULL));
     ST_TRY(dot_algorithm(l));
   }
   if ((!strcmp(b, "dot_general") || !strcmp(b, "dot")) && is_all_default_precision(get(l, "precision_config")))
@@ -439,7 +434,7 @@ static shl_status convert(alist *l, const char *tg) {
     if (is_bool(get(l, "indices_are_sorted"), false)) erase(l, "indices_are_sorted");
     static const char *const f[] = {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
                                     "start_indices_batching_dims", "start_index_map", NULL};
-    ST_TRY(implode(l, "gather", f, "index_vector_dim", NULL));
+    ST_TRY(implode(l, "gather", f, "index_vector_dim"));
     if (!strcmp(b, "gather")) ST_TRY(to_i64_array(l, "slice_sizes"));
   }
   if (!strcmp(b, "scatter")) {
@@ -447,7 +442,7 @@ static shl_status convert(alist *l, const char *tg) {
     if (is_bool(get(l, "unique_indices"), false)) erase(l, "unique_indices");
     static const char *const f[] = {"update_window_dims", "inserted_window_dims", "input_batching_dims",
                                     "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", NULL};
-    ST_TRY(implode(l, "scatter", f, "index_vector_dim", NULL));
+    ST_TRY(implode(l, "scatter", f, "index_vector_dim"));
   }
   if (!strcmp(b, "infeed")) {
     if (is_empty_string(get(l, "infeed_config"))) erase(l, "infeed_config");
@@ -494,11 +489,11 @@ static shl_status convert(alist *l, const char *tg) {
 }
 
 shl_status vhlo_convert_op(bc_reader *r, const uint8_t *at, const vhlo_opinfo *info, shl_str parent,
-                           const shl_named_attr *in, uint32_t n_in, vhlo_converted *out) {
-  alist l = {r, at, NULL, 0, n_in + 8};
-  l.v = ARENA_ARRAY(r->a, shl_named_attr, l.cap);
-  if (!l.v) return st_oom();
-  memcpy(l.v, in, n_in * sizeof *in);
+                           const shl_named_attr *in, uint32_t n_in, shl_named_attr *buf, uint32_t cap,
+                           vhlo_converted *out) {
+  if (n_in > cap) return bc_error(r, at, "too many attributes");
+  alist l = {r, at, buf, 0, cap};
+  if (n_in) memcpy(l.v, in, n_in * sizeof *in);
   l.n = n_in;
   const char *tg = target_name(info);
   if (!strcmp(tg, "func.return") && !str_eq_c(parent, "func.func")) tg = "stablehlo.return";
