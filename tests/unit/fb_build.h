@@ -20,6 +20,8 @@ typedef struct {
   uint32_t fields[FBB_MAX_FIELDS]; /* offset of each field of the open table (0 = absent) */
   int max_field;
   uint32_t obj_end; /* size when the open table started */
+  uint32_t vtables[256]; /* offsets of the vtables written so far, for sharing */
+  int n_vtables;
 } fbb;
 
 static inline void fbb_init(fbb *b) {
@@ -102,16 +104,28 @@ static inline void fbb_add_ref(fbb *b, int id, uint32_t target) {
   fbb_uoffset(b, target);
   fbb_mark(b, id);
 }
-/* Closes the table: its soffset, then a vtable placed just before it. */
+/* Closes the table: its soffset, then a vtable placed just before it, or,
+ * as the official builders do, an identical vtable written earlier (which
+ * lies after the table: a negative soffset). */
 static inline uint32_t fbb_end(fbb *b) {
   fbb_prep(b, 4, 4);
   fbb_le(b, 0, 4); /* patched below */
   uint32_t table = fbb_size(b);
   uint16_t n = (uint16_t)(b->max_field + 1);
-  for (int id = n - 1; id >= 0; id--) fbb_le(b, b->fields[id] ? table - b->fields[id] : 0, 2);
-  fbb_le(b, table - b->obj_end, 2);
-  fbb_le(b, 4 + 2 * n, 2);
-  uint32_t vt = fbb_size(b);
+  uint8_t vtab[4 + 2 * FBB_MAX_FIELDS];
+  uint16_t words[2 + FBB_MAX_FIELDS];
+  words[0] = (uint16_t)(4 + 2 * n);
+  words[1] = (uint16_t)(table - b->obj_end);
+  for (int id = 0; id < n; id++) words[2 + id] = (uint16_t)(b->fields[id] ? table - b->fields[id] : 0);
+  for (int i = 0; i < 2 + n; i++) vtab[2 * i] = (uint8_t)words[i], vtab[2 * i + 1] = (uint8_t)(words[i] >> 8);
+  uint32_t vt = 0;
+  for (int k = 0; k < b->n_vtables && !vt; k++)
+    if (memcmp(b->buf + b->cap - b->vtables[k], vtab, words[0]) == 0) vt = b->vtables[k];
+  if (!vt) {
+    fbb_raw(b, vtab, words[0]);
+    vt = fbb_size(b);
+    if (b->n_vtables < 256) b->vtables[b->n_vtables++] = vt;
+  }
   /* vtable = table - soffset, in buffer positions: soffset = vt - table. */
   int32_t so = (int32_t)(vt - table);
   size_t at = b->cap - table;
