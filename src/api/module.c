@@ -31,9 +31,16 @@ static shl_status parse_envelope(shloc_context *ctx, const char *filename, const
                                  size_t n, bool borrow, shloc_module **out_module) {
   shloc_module *m;
   shl_status st = parse(ctx, filename, data + off, n, 1, borrow, false, &m);
-  if (st)
-    return st_annotate(st, "in the module of jax.export envelope %s (mlir_module_serialized, bytes %zu..%zu; "
-                           "positions are within it)", filename, off, off + n);
+  if (st && st != st_oom()) {
+    /* A line:col (embedded text) is not one of the envelope's lines: it goes
+     * into the message so that renderers show no wrong source line. */
+    int line = st->line, col = st->col;
+    st->line = st->col = 0;
+    if (line > 0) st = st_annotate(st, "line %d, column %d", line, col);
+    st = st_annotate(st, "in mlir_module_serialized (bytes %zu..%zu of the jax.export envelope; positions are within it)",
+                     off, off + n);
+  }
+  if (st) return st;
   shloc_jax_export *e;
   st = envelope_decode(&m->arena, data, len, filename, &e);
   if (st) {
