@@ -324,7 +324,9 @@ static bool pb_varint(pb *r, uint64_t *v) {
   return false;
 }
 
-#define PB_MAX_INTS 4096 /* devices per sharding rendered; more is an undecoded proto */
+/* Devices per sharding rendered (more shows as an undecoded proto); the five
+ * lists of one level stay under malloc's mmap threshold. */
+#define PB_MAX_INTS 2048
 
 typedef struct {
   int64_t v[PB_MAX_INTS];
