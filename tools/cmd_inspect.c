@@ -20,7 +20,9 @@ static const char usage_text[] =
     "dimensions, shardings, platforms, calling convention version, effects, disabled\n"
     "safety checks, kept inputs, device count, vjp) and how @main takes its arguments;\n"
     "for every form the module attributes (mhlo.num_replicas, mhlo.num_partitions, ...)\n"
-    "and the entry function's arguments and results with their attributes.\n";
+    "and the entry function's arguments and results with their attributes; last,\n"
+    "whether the module verifies ('verify: ok' or the error).  Exit status 1 when FILE\n"
+    "does not parse.\n";
 
 static void put_list(const char *key, const char *const *v, size_t n) {
   printf("%s:", key);
@@ -213,12 +215,13 @@ int cmd_inspect(int argc, char **argv) {
   shloc_context *ctx = shloc_context_create();
   shloc_module *m = NULL;
   shloc_status st = ctx ? shloc_module_parse_borrowed(ctx, path, in.text, in.len, 1, &m) : NULL;
-  if (!st && m) st = shloc_module_verify(m);
   int rc = 0;
   if (st || !m) {
     cli_report(st, in.text, in.len);
     rc = 1;
   } else {
+    /* What a module holds is worth showing even when it does not verify. */
+    shloc_status vst = shloc_module_verify(m);
     const shloc_jax_export *e = shloc_module_jax_export(m);
     if (e) {
       printf("form: jax.export envelope, %zu bytes\n", in.len);
@@ -235,6 +238,8 @@ int cmd_inspect(int argc, char **argv) {
       put_artifact_header("", in.text, in.len);
     }
     put_module(m, entry);
+    printf("verify: %s\n", vst ? shloc_status_message(vst) : "ok");
+    shloc_status_free(vst);
   }
   if (fflush(stdout) != 0) rc = 1;
   shloc_module_destroy(m);
