@@ -150,6 +150,32 @@ static void test_inspect(void **state) {
   free(out);
 }
 
+/* A text module: no envelope fields; attributes, signature and verify. */
+static void test_inspect_text(void **state) {
+  (void)state;
+  static const char text[] =
+      "module @jit_g attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {\n"
+      "  func.func public @main(%arg0: tensor<4xf32> {mhlo.sharding = \"{replicated}\"}) -> (tensor<4xf32> "
+      "{jax.result_info = \"result\"}) {\n"
+      "    return %arg0 : tensor<4xf32>\n"
+      "  }\n"
+      "}\n";
+  write_file("g.mlir", text, sizeof text - 1);
+  char cmd[512];
+  int rc;
+  snprintf(cmd, sizeof cmd, "%s inspect %s", SHLOC_BINARY, path_of("g.mlir"));
+  char *out = run(cmd, &rc);
+  assert_int_equal(rc, 0);
+  expect(out, "form: MLIR text, ");
+  expect(out, "module: @jit_g\n");
+  expect(out, "mhlo.num_replicas: 1\nmhlo.num_partitions: 2\n");
+  expect(out, "entry: @main\narguments: 1\n  0: tensor<4xf32> {mhlo.sharding = \"{replicated}\"}\n");
+  expect(out, "results: 1\n  0: tensor<4xf32> {jax.result_info = \"result\"}\n");
+  expect(out, "verify: ok\n");
+  assert_null(strstr(out, "function_name"));
+  free(out);
+}
+
 static void test_run(void **state) {
   (void)state;
   char cmd[1024];
@@ -253,6 +279,7 @@ static void test_artifact_envelope(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_inspect),
+      cmocka_unit_test(test_inspect_text),
       cmocka_unit_test(test_run),
       cmocka_unit_test(test_artifact_envelope),
   };
