@@ -193,8 +193,13 @@ static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *cons
   if (!bufs[0] && n_out) {
     const shl_type *ft = func_type(executable_func(x));
     for (uint32_t i = 0; i < n_out; i++) {
-      int64_t nb = type_num_bytes(ft->out[i]); /* tokens have no bytes */
-      if (!(bufs[i] = exec_malloc(nb > 0 ? (size_t)nb : 1))) return st_oom();
+      int64_t bytes = type_num_bytes(ft->out[i]);
+      size_t nb = bytes > 0 ? (size_t)bytes : 1; /* tokens have no bytes */
+      if (!(bufs[i] = exec_malloc(nb))) {
+        char what[32];
+        snprintf(what, sizeof what, "result #%u", i);
+        return st_oom_size(what, nb);
+      }
     }
   }
   return executable_run_into(x, args, bufs, res);
