@@ -2,6 +2,8 @@
 #ifndef SHLOC_EXEC_PLAN_H
 #define SHLOC_EXEC_PLAN_H
 
+#include <stdatomic.h>
+
 #include "exec.h"
 #include "support/strmap.h"
 
@@ -78,6 +80,7 @@ struct shloc_executable {
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;
+  _Atomic uint64_t checks_run; /* executable_checks_run */
 };
 
 /* Whether result i of `op` is operand i unchanged: annotations on one device

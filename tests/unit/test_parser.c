@@ -176,7 +176,7 @@ static void test_rich_module_round_trips(void **state) {
 static void test_every_prefix(void **state) {
   (void)state;
   size_t n = strlen(rich_module);
-  size_t ok = 0;
+  size_t ok = 0, verified = 0;
   for (size_t len = 0; len <= n; len++) {
     /* An exact-size heap copy so that ASan sees any read past the end. */
     char *copy = malloc(len ? len : 1);
@@ -194,14 +194,28 @@ static void test_every_prefix(void **state) {
       shloc_status_free(st);
     } else {
       ok++;
-      shloc_status_free(shloc_module_verify(m));
-      free(print(m, 0));
+      /* The whole module is valid; a shorter prefix that parses (the empty
+       * module, or the module minus trailing whitespace) is valid too, or
+       * fails verification with a located message. */
+      shloc_status vs = shloc_module_verify(m);
+      if (vs) {
+        const char *file;
+        int line, col;
+        shloc_status_location(vs, &file, &line, &col);
+        if (len == n || line < 1 || !shloc_status_message(vs)[0])
+          fail_msg("prefix of %zu/%zu bytes: verify: %s at %d:%d", len, n, shloc_status_message(vs), line, col);
+        shloc_status_free(vs);
+      } else {
+        verified++;
+        free(print(m, 0)); /* pretty printers may rely on verified structure */
+      }
       free(print(m, SHLOC_PRINT_GENERIC | SHLOC_PRINT_DEBUGINFO));
       shloc_module_destroy(m);
     }
     free(copy);
   }
   assert_true(ok >= 2); /* the empty input and the whole module at least */
+  assert_true(verified >= 2);
 }
 
 /* ---- limits --------------------------------------------------------------- */
@@ -463,7 +477,8 @@ static void test_other_attrs(void **state) {
   check_attr("complex<f64>", "complex<f64>");
   check_attr("none", "none");
   check_attr("tensor<2x?xf32, #stablehlo.bounds<?, 4>>", "tensor<2x?xf32, #stablehlo.bounds<?, 4>>");
-  check_attr("tensor<4x!quant.uniform<i8:f32, 0.5:10>>", "tensor<4x!quant.uniform<i8:f32, 0.5:10>>");
+  /* Quantized types print as MLIR prints them (scales in its float format). */
+  check_attr("tensor<4x!quant.uniform<i8:f32, 0.5:10>>", "tensor<4x!quant.uniform<i8:f32, 5.000000e-01:10>>");
   check_attr_error("tensor<?x*xf32>", SHLOC_ERR_PARSE, "expected type");
   check_attr_error("tensor<2x3>", SHLOC_ERR_PARSE, "expected type");
   check_attr_error("tensor<2xtensor<f32>>", SHLOC_ERR_PARSE, "expected element type");
@@ -518,9 +533,11 @@ static void test_other_attrs(void **state) {
   check_attr("#stablehlo.future<whatever {x} -> [y]>", "#stablehlo.future<whatever {x} -> [y]>");
   check_attr("#sdy.sharding<@mesh, [{}, {\"x\"}]>", "#sdy.sharding<@mesh, [{}, {\"x\"}]>");
   check_attr("#sdy.mesh<[\"a\"=2, \"b\"=4]>", "#sdy.mesh<[\"a\"=2, \"b\"=4]>");
-  check_attr("!quant.uniform<i8:f32, 0.5:10>", "!quant.uniform<i8:f32, 0.5:10>");
+  check_attr("!quant.uniform<i8:f32, 0.5:10>", "!quant.uniform<i8:f32, 5.000000e-01:10>");
   check_attr("!quant.uniform<i8<-127:127>:f32:1, {0.5:1, 0.25:2}>",
-             "!quant.uniform<i8<-127:127>:f32:1, {0.5:1, 0.25:2}>");
+             "!quant.uniform<i8<-127:127>:f32:1, {5.000000e-01:1,2.500000e-01:2}>");
+  /* Default bounds and zero zero points are left out, as MLIR does. */
+  check_attr("!quant.uniform<i8<-128:127>:f32, 2.0:0>", "!quant.uniform<i8:f32, 2.000000e+00>");
   check_attr("#foo.bar", "#foo.bar");
   check_attr("#foo<\"x > y\">", "#foo<\"x > y\">");
   check_attr("!foo.bar<\"x\" -> y>", "!foo.bar<\"x\" -> y>");
@@ -747,7 +764,7 @@ static void test_dense_lists_and_splats(void **state) {
       {"dense<[1.0, -0.0]> : tensor<2xf64>", "dense<[1.000000e+00, -0.000000e+00]> : tensor<2xf64>"},
       {"dense<[inf, -inf, nan]> : tensor<3xf32>", "dense<[0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<3xf32>"},
       {"dense<[1, -2]> : tensor<2x!quant.uniform<i8:f32, 0.5:10>>",
-       "dense<[1, -2]> : tensor<2x!quant.uniform<i8:f32, 0.5:10>>"},
+       "dense<[1, -2]> : tensor<2x!quant.uniform<i8:f32, 5.000000e-01:10>>"},
   };
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) check_attr(types[i].in, types[i].out);
 }

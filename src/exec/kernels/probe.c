@@ -147,6 +147,7 @@ static shl_status serialized_run(exec_ctx *ec, const plan_op *po, shl_buf *const
   shloc_executable *x = ec->x;
   shl_str id = probe_id(op);
   uint32_t k = iteration(op);
+  exec_count_check(ec);
   bool ok;
   if (x->cfg.probe_dir) {
     char type[4096], path[4096];
