@@ -20,8 +20,10 @@ static const char usage_text[] =
     "default @main, or the only function) once per --repeat.\n"
     "\n"
     "  --input A.npy   one per function argument, in order (also: -i); shape and\n"
-    "                  element type must match the argument's type exactly (errors\n"
-    "                  number arguments from 0, like %arg0)\n"
+    "                  element type must match the argument's type, whose '?'\n"
+    "                  dimensions (or unranked type) take the input's sizes: the\n"
+    "                  program is then refined to them (errors number arguments\n"
+    "                  from 0, like %arg0)\n"
     "  -o OUT.npy      one per result, in order; each file is written atomically\n"
     "  --print         print each result as `dense<...> : tensor<...>` on stdout;\n"
     "                  this is the default when neither -o nor --time is given\n"
@@ -89,16 +91,17 @@ static char *type_text(const shl_type *t) {
   return s;
 }
 
-/* Arguments and results must be static tensors: what .npy files hold. */
+/* Arguments and results must be tensors (of any shape: '?' dimensions
+ * take the inputs' sizes): what .npy files hold. */
 static shl_status check_signature(const shl_op *f) {
   const shl_type *ft = func_type(f);
   for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
     bool in = k < ft->n_in;
     uint32_t i = in ? k : k - ft->n_in;
     const shl_type *t = in ? ft->in[i] : ft->out[i];
-    if (t->kind == TY_TENSOR && type_is_static(t) && npy_descr_for(type_storage_dtype(t))) continue;
+    if (t->kind == TY_TENSOR && npy_descr_for(type_storage_dtype(t))) continue;
     char *s = type_text(t);
-    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports statically shaped tensors only",
+    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports tensors only",
                              in ? "argument" : "result", i, s ? s : "?");
     free(s);
     return st;
@@ -114,13 +117,15 @@ static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size
   if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
 }
 
-/* Loads input `i` and checks it against the argument type. */
-static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
+/* Loads input `i` and checks it against the argument type; *concrete gets
+ * the argument's type with the input's shape (in `storage` when t has '?'
+ * dimensions). */
+static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
+                             const shl_type **concrete) {
   ST_TRY(npy_read_file(path, a));
   shl_dtype dt = type_storage_dtype(t);
-  bool ok = a->rank == t->rank && npy_descr_accepts(a->descr, dt);
-  for (int d = 0; ok && d < t->rank; d++) ok = a->dims[d] == t->dims[d];
-  if (ok) return NULL;
+  *concrete = npy_descr_accepts(a->descr, dt) ? exec_arg_type(t, a->rank, a->dims, storage) : NULL;
+  if (*concrete) return NULL;
   char got[NPY_MAX_RANK * 21 + 64];
   describe_npy(a, dt, got, sizeof got);
   char *want = type_text(t);
@@ -179,9 +184,10 @@ static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *cons
     return executable_run(x, args, res);
   }
   if (!bufs[0] && n_out) {
-    const shl_type *ft = func_type(executable_func(x));
+    const shl_type *const *out; /* refined for the inputs' shapes */
+    ST_TRY(executable_result_types(x, args, &out));
     for (uint32_t i = 0; i < n_out; i++) {
-      if (!(bufs[i] = exec_malloc((size_t)type_num_bytes(ft->out[i])))) return st_oom();
+      if (!(bufs[i] = exec_malloc((size_t)type_num_bytes(out[i])))) return st_oom();
     }
   }
   return executable_run_into(x, args, bufs, res);
@@ -222,7 +228,7 @@ static shl_status run_repeated(const run_opts *o, shloc_executable *x, shl_buf *
 static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res) {
   bool print = o->print || (!o->outputs.n && !o->time);
   for (uint32_t i = 0; i < ft->n_out; i++) {
-    const shl_type *t = ft->out[i];
+    const shl_type *t = res[i].type; /* the declared type, refined */
     if (i < (uint32_t)o->outputs.n)
       ST_TRY(npy_write_file_atomic(o->outputs.v[i], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
                                    res[i].data, res[i].nbytes));
@@ -244,6 +250,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   ffi_registry *reg = NULL;
   npy_array *ins = NULL;
   shl_buf *bufs = NULL, **args = NULL, *res = NULL;
+  shl_type *types = NULL;
   uint32_t n_in = 0, n_out = 0, loaded = 0;
   bool ran = false;
   shl_status st = shloc_module_parse(ctx, o->path, text, len, 1, &m);
@@ -274,16 +281,22 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
     bufs = calloc(n_in + 1, sizeof *bufs);
     args = calloc(n_in + 1, sizeof *args);
     res = calloc(n_out + 1, sizeof *res);
-    if (!ins || !bufs || !args || !res) st = st_oom();
+    types = calloc(n_in + 1, sizeof *types);
+    if (!ins || !bufs || !args || !res || !types) st = st_oom();
   }
   for (; !st && loaded < n_in; loaded++) {
-    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded]);
+    const shl_type *t;
+    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded], &types[loaded], &t);
     if (st) break;
-    buf_init(&bufs[loaded], ft->in[loaded], ins[loaded].data);
+    buf_init(&bufs[loaded], t, ins[loaded].data);
     args[loaded] = &bufs[loaded];
   }
   if (!st) st = build_registry(o, &reg);
   if (!st) st = executable_create(m, f, &(exec_config){.registry = reg}, &x);
+  if (!st) { /* refine and plan for the inputs' shapes before timing (nothing for static functions) */
+    const shl_type *const *out;
+    st = executable_result_types(x, args, &out);
+  }
   if (!st) {
     st = run_repeated(o, x, args, res, n_out);
     ran = !st;
@@ -296,6 +309,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   free(bufs);
   free(args);
   free(res);
+  free(types);
   executable_destroy(x); /* call sites go before their registry */
   ffi_registry_destroy(reg);
   shloc_module_destroy(m);

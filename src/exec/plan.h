@@ -69,14 +69,23 @@ struct exec_ctx {
   exec_plan *plan;
 };
 
+typedef struct plan_cache plan_cache;
+
 struct shloc_executable {
   shloc_module *m;
   const shl_op *func;
   exec_config cfg;
   shl_arena arena;
   plan_ctx pc;
-  exec_plan *main;
+  exec_plan *main;       /* NULL for a function with dynamic shapes: */
+  bool dynamic;          /* planned per input-shape signature, in cache */
+  plan_cache *cache;
 };
+
+/* The static executable for these arguments' shapes (refined and planned
+ * on the first call with them; plan_cache.c). */
+shl_status plan_cache_lookup(shloc_executable *x, shl_buf *const *args, shloc_executable **out);
+void plan_cache_destroy(plan_cache *pc);
 
 /* The kernel that runs op (the op table's KERNEL column). */
 const shl_kernel *plan_kernel_of(const shl_op *op);
