@@ -85,6 +85,10 @@ static shl_status specialise(rf_ctx *c, const shl_op *old, const shl_op *callee,
   sp->callee = callee;
   sp->arg_types = types;
   sp->arg_known = known;
+  /* Values the callee returns that are known stay known at the call. */
+  const shl_op *ret = func_body(sp->func)->last;
+  if (!(sp->ret_known = ARENA_ARRAY(c->a, const rf_known *, ret->n_operands + 1))) return st_oom();
+  for (uint32_t i = 0; i < ret->n_operands; i++) sp->ret_known[i] = rf_known_of(c, ret->operands[i]);
   sp->next = c->specs;
   c->specs = sp;
   *out = sp;
@@ -120,7 +124,10 @@ shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op
   shl_op *nop = rf_clone(c, old, ops, NULL);
   shl_attr *ref = symref(c, func_sym_name(sp->func));
   if (!nop || !ref || !op_set_attr(c->a, nop, str_of(attr), ref, op_is(old, OP_COMPOSITE))) return st_oom();
-  for (uint32_t i = 0; i < ft->n_out; i++) ST_TRY(take_result(c, nop, i, ft->out[i]));
+  for (uint32_t i = 0; i < ft->n_out; i++) {
+    ST_TRY(take_result(c, nop, i, ft->out[i]));
+    if (sp->ret_known[i] && !rf_set_known(c, &nop->results[i], sp->ret_known[i])) return st_oom();
+  }
   *out = nop;
   return NULL;
 }

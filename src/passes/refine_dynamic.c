@@ -75,6 +75,53 @@ static const shl_attr *padding_attr(rf_ctx *c, const rf_known *k) {
   return a;
 }
 
+/* real_dynamic_slice whose limits are its starts plus known sizes, with unit
+ * strides: a dynamic_slice of those sizes, whose starts stay run-time values
+ * (clamped into range, as dynamic_slice does) -- stablehlo-refine-shapes'
+ * second form.  *out stays NULL when the pattern does not match. */
+static shl_status slice_by_sizes(rf_ctx *c, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out) {
+  *out = NULL;
+  const shl_value *start = ops[1], *limit = ops[2];
+  const rf_known *strides = rf_known_of(c, ops[3]), *sizes = NULL;
+  const shl_op *add = limit->def;
+  int32_t rank = ops[0]->type->kind == TY_TENSOR ? ops[0]->type->rank : -1;
+  if (!strides || rank < 0 || strides->n != rank || !add || !op_is(add, OP_ADD) || add->n_operands != 2) return NULL;
+  for (int32_t d = 0; d < rank; d++)
+    if (strides->v[d] != 1) return NULL;
+  for (uint32_t j = 0; j < 2 && !sizes; j++)
+    if (rf_same_value(add->operands[j], start, 8)) sizes = rf_known_of(c, add->operands[1 - j]);
+  if (!sizes || sizes->n != rank) return NULL;
+  c->used |= sizes->deps | strides->deps;
+  for (int32_t d = 0; d < rank; d++)
+    if (sizes->v[d] < 0 || sizes->v[d] > ops[0]->type->dims[d])
+      return op_error(old, SHLOC_ERR_INVALID_ARG, "dimension %d: a slice of %lld does not fit the operand's size %lld",
+                      (int)d, (long long)sizes->v[d], (long long)ops[0]->type->dims[d]);
+  /* Start index d as a scalar: reshape(slice(start, [d], [d + 1], [1])). */
+  shl_value **args = ARENA_ARRAY(c->a, shl_value *, (size_t)rank + 1);
+  const shl_type *one = rf_type_like(c, start->type, 1, (const int64_t[]){1});
+  const shl_type *scalar = rf_type_like(c, start->type, 0, NULL);
+  if (!args || !one || !scalar) return st_oom();
+  args[0] = ops[0];
+  for (int32_t d = 0; d < rank; d++) {
+    int64_t lo = d, hi = d + 1, st = 1;
+    shl_named_attr at[3] = {{str_of("limit_indices"), attr_dense_array_i64(c->a, &hi, 1), true},
+                            {str_of("start_indices"), attr_dense_array_i64(c->a, &lo, 1), true},
+                            {str_of("strides"), attr_dense_array_i64(c->a, &st, 1), true}};
+    if (!at[0].attr || !at[1].attr || !at[2].attr) return st_oom();
+    shl_value *sv = ops[1];
+    shl_op *sl = rf_new_op(c, old, OP_SLICE, 1, &sv, 1, &one, 3, at);
+    shl_op *rs = sl ? rf_new_op(c, old, OP_RESHAPE, 1, (shl_value *const[]){&sl->results[0]}, 1, &scalar, 0, NULL) : NULL;
+    if (!rs) return st_oom();
+    block_append(nb, sl);
+    block_append(nb, rs);
+    args[d + 1] = &rs->results[0];
+  }
+  shl_named_attr sz = {str_of("slice_sizes"), attr_dense_array_i64(c->a, sizes->v, sizes->n), true};
+  if (!sz.attr) return st_oom();
+  *out = rf_new_op(c, old, OP_DYNAMIC_SLICE, (uint32_t)rank + 1, args, 1, &old->results[0].type, 1, &sz);
+  return *out ? NULL : st_oom();
+}
+
 static shl_status rewrite(rf_ctx *c, const shl_op *old, shl_value *const *ops, shl_op **out) {
   static const char *const none[] = {NULL};
   const rf_known *k[3] = {0};
@@ -163,9 +210,11 @@ static shl_status rewrite(rf_ctx *c, const shl_op *old, shl_value *const *ops, s
   return *out ? NULL : st_oom();
 }
 
-shl_status rf_dynamic(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out) {
+shl_status rf_dynamic(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out) {
   rf_ctx *c = s->c;
-  ST_TRY(rewrite(c, old, ops, out));
+  *out = NULL;
+  if (op_is(old, OP_REAL_DYNAMIC_SLICE) && old->n_operands == 4) ST_TRY(slice_by_sizes(c, old, ops, nb, out));
+  if (!*out) ST_TRY(rewrite(c, old, ops, out));
   c->blame = old;
   shl_status st = rf_infer(c, *out);
   c->blame = NULL;

@@ -282,3 +282,17 @@ shl_status rf_fold(rf_ctx *c, const shl_op *op) {
   if (fold_values(op, in, r) && !rf_set_known(c, &op->results[0], r)) return st_oom();
   return NULL;
 }
+
+bool rf_same_value(const shl_value *a, const shl_value *b, int depth) {
+  if (a == b) return true;
+  const shl_op *x = a->def, *y = b->def;
+  if (!x || !y || depth <= 0 || x->def != y->def || a->index != b->index || !type_eq(a->type, b->type) ||
+      x->n_operands != y->n_operands || x->n_attrs != y->n_attrs || x->n_regions || y->n_regions ||
+      (x->def->traits & T_SIDE) || op_is(x, OP_UNKNOWN))
+    return false;
+  for (uint32_t i = 0; i < x->n_attrs; i++)
+    if (!str_eq(x->attrs[i].name, y->attrs[i].name) || !attr_eq(x->attrs[i].attr, y->attrs[i].attr)) return false;
+  for (uint32_t i = 0; i < x->n_operands; i++)
+    if (!rf_same_value(x->operands[i], y->operands[i], depth - 1)) return false;
+  return true;
+}

@@ -26,6 +26,7 @@ typedef struct rf_spec {
   const shl_type **arg_types;     /* refined argument types */
   const rf_known **arg_known;     /* known argument values (entries may be NULL) */
   shl_op *func;                   /* the copy in the new module */
+  const rf_known **ret_known;     /* known values it returns (entries may be NULL) */
   struct rf_spec *next;
 } rf_spec;
 
@@ -78,6 +79,11 @@ rf_known *rf_known_from_bytes(rf_ctx *c, shl_dtype dt, int64_t n, const void *da
 shl_status rf_shape_operand(rf_ctx *c, const shl_op *op, const shl_value *v, uint32_t i, const char *what,
                             const rf_known **out);
 
+/* Whether a and b certainly hold the same values: one value, or the same
+ * side-effect-free op on such operands (up to `depth` ops deep), as JAX
+ * repeats an index computation for a slice's start and limit. */
+bool rf_same_value(const shl_value *a, const shl_value *b, int depth);
+
 /* refine_rules.c: result types of an op from its refined operands */
 shl_status rf_infer(rf_ctx *c, shl_op *nop);
 /* The static type `declared` takes with `dims` (rank of dims), checked
@@ -91,7 +97,7 @@ const shl_type *rf_type_like(rf_ctx *c, const shl_type *like, int32_t rank, cons
 
 /* refine_dynamic.c: dynamic ops to static ones (returns the new op in *out) */
 bool rf_is_dynamic_op(const shl_op *op);
-shl_status rf_dynamic(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);
+shl_status rf_dynamic(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out);
 
 /* refine_calls.c: calls, control flow, custom calls */
 shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);

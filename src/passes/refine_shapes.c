@@ -57,7 +57,7 @@ static shl_status rf_op(rf_scope *s, const shl_op *old, shl_block *nb) {
       break;
     default:
       if (rf_is_dynamic_op(old)) {
-        ST_TRY(rf_dynamic(s, old, ops, &nop));
+        ST_TRY(rf_dynamic(s, old, ops, nb, &nop));
         break;
       }
       if (!(nop = rf_clone(c, old, ops, NULL))) return st_oom();
