@@ -227,7 +227,26 @@ static shl_status shape_assertion(rf_ctx *c, const shl_op *op) {
   return op_error(op, SHLOC_ERR_INVALID_ARG, "%s", buf);
 }
 
-shl_status rf_custom_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out) {
+/* Functions a custom call names in called_computations come along as they
+ * are declared (their signatures are the handler's business). */
+static shl_status copy_called_computations(rf_ctx *c, const shl_op *op) {
+  const shl_attr *cc = op_attr(op, "called_computations");
+  if (!cc || cc->kind != AT_ARRAY) return NULL;
+  for (uint32_t i = 0; i < cc->u.arr.n; i++) {
+    const shl_attr *ref = cc->u.arr.items[i];
+    const shl_op *f = ref->kind == AT_SYMREF ? module_find_func(c->src, ref->u.sym.root) : NULL;
+    if (!f || module_find_func(c->dst, ref->u.sym.root) || !func_type(f)) continue;
+    if (c->depth >= RF_MAX_DEPTH) return op_error(op, SHLOC_ERR_LIMIT, "nests functions too deeply to refine");
+    shl_status st;
+    c->depth++;
+    shl_op *nf = rf_refine_func(c, f, func_type(f)->in, NULL, ref->u.sym.root, &st);
+    c->depth--;
+    if (!nf) return st;
+  }
+  return NULL;
+}
+
+shl_status rf_custom_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out) {
   rf_ctx *c = s->c;
   shl_op *nop = rf_clone(c, old, ops, NULL);
   if (!nop) return st_oom();
@@ -238,6 +257,8 @@ shl_status rf_custom_call(rf_scope *s, const shl_op *old, shl_value *const *ops,
     *out = NULL;
     return NULL;
   }
+  if (rf_is_dynamic_target(target)) ST_TRY(rf_dynamic_target(c, nop, nb));
+  ST_TRY(copy_called_computations(c, old));
   /* indices_of_shape_operands: result i's shape is the value of that operand. */
   const shl_attr *idx = op_attr(old, "indices_of_shape_operands");
   int64_t v[16];

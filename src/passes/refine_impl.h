@@ -104,6 +104,12 @@ shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op
 shl_status rf_control(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);
 /* custom_call: shape_assertion checks (*out = NULL: the op is dropped), and
  * result shapes given by shape operands. */
-shl_status rf_custom_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);
+shl_status rf_custom_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out);
+
+/* refine_targets.c: JAX's stablehlo.dynamic_* custom calls */
+bool rf_is_dynamic_target(shl_str target);
+/* Refines the results of such a call `op` (being built) and turns its known
+ * operands into constants appended to nb. */
+shl_status rf_dynamic_target(rf_ctx *c, shl_op *op, shl_block *nb);
 
 #endif

@@ -52,7 +52,7 @@ static shl_status rf_op(rf_scope *s, const shl_op *old, shl_block *nb) {
       ST_TRY(rf_control(s, old, ops, &nop));
       break;
     case OP_CUSTOM_CALL:
-      ST_TRY(rf_custom_call(s, old, ops, &nop));
+      ST_TRY(rf_custom_call(s, old, ops, nb, &nop));
       if (!nop) return NULL; /* a shape assertion that holds */
       break;
     default:
