@@ -150,15 +150,20 @@ static shl_status rule_reshape(rf_ctx *c, shl_op *op) {
     if (d[k] == SHL_DYN) {
       if (dyn >= 0) return op_error(RF_OP(c, op), SHLOC_ERR_UNSUPPORTED, "has more than one '?' in its result to refine");
       dyn = k;
-    } else {
-      known *= d[k];
+    } else if (d[k] < 0 || __builtin_mul_overflow(known, d[k], &known)) {
+      known = -1; /* cannot hold any operand */
+      break;
     }
   }
-  if (dyn >= 0 && known > 0 && total % known == 0) d[dyn] = total / known;
-  else if (dyn >= 0 && known == 0) d[dyn] = 0;
-  int64_t got = 1;
-  for (int32_t k = 0; k < r->rank; k++) got *= d[k];
-  if (got != total) {
+  bool fits = known >= 0;
+  if (fits && dyn >= 0) {
+    if (known > 0 && total % known == 0) d[dyn] = total / known;
+    else if (known == 0 && total == 0) d[dyn] = 0;
+    else fits = false;
+  } else if (fits) {
+    fits = known == total;
+  }
+  if (!fits) {
     char s[256];
     return op_error(RF_OP(c, op), SHLOC_ERR_INVALID_ARG, "operand has %lld elements after refinement, result shape %s cannot hold them",
                     (long long)total, rf_dims_str(r->rank, r->dims, s, sizeof s));
