@@ -26,9 +26,7 @@ static rf_spec *spec_find(rf_ctx *c, const shl_op *callee, uint32_t n, shl_value
   return NULL;
 }
 
-static bool name_taken(rf_ctx *c, shl_str name) {
-  return module_find_func(c->dst, name) || (c->n_specs && module_find_func(c->src, name));
-}
+static bool name_taken(rf_ctx *c, shl_str name) { return module_find_func(c->dst, name) || module_find_func(c->src, name); }
 
 /* The callee's own name for its first copy, then name.r1, name.r2, ... */
 static shl_str spec_name(rf_ctx *c, shl_str base) {

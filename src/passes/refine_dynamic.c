@@ -19,7 +19,8 @@ bool rf_is_dynamic_op(const shl_op *op) {
   }
 }
 
-/* An attribute list: old's attributes except `drop`, plus `n_add` new ones. */
+/* An attribute list: the attributes of old named in `keep`, with room for
+ * `extra` more. */
 typedef struct {
   shl_named_attr *v;
   uint32_t n;
@@ -35,15 +36,15 @@ static shl_status attrs_from(rf_ctx *c, const shl_op *old, const char *const *ke
   return NULL;
 }
 
-static shl_status attrs_add(rf_ctx *c, attr_list *l, const char *name, const shl_attr *a) {
+/* Appends an attribute (NULL: out of memory). */
+static shl_status attrs_add(attr_list *l, const char *name, const shl_attr *a) {
   if (!a) return st_oom();
   l->v[l->n++] = (shl_named_attr){str_of(name), a, true};
-  (void)c;
   return NULL;
 }
 
 static shl_status ints_attr(rf_ctx *c, attr_list *l, const char *name, const rf_known *k) {
-  return attrs_add(c, l, name, attr_dense_array_i64(c->a, k->v, k->n));
+  return attrs_add(l, name, attr_dense_array_i64(c->a, k->v, k->n));
 }
 
 /* The known values of shape operand i, `want` of them (or any count when
@@ -197,7 +198,7 @@ static shl_status rewrite(rf_ctx *c, const shl_op *old, shl_value *const *ops, s
                                          "precision_config", NULL};
       ST_TRY(attrs_from(c, old, keep, &al, 1));
       ST_TRY(shape_values(c, old, ops, 2, "padding", rank >= 2 ? 2 * (rank - 2) : -1, &k[0]));
-      ST_TRY(attrs_add(c, &al, "padding", padding_attr(c, k[0])));
+      ST_TRY(attrs_add(&al, "padding", padding_attr(c, k[0])));
       id = OP_CONVOLUTION;
       n_ops = 2;
       break;
