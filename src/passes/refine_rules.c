@@ -56,6 +56,14 @@ shl_status rf_refined_type(rf_ctx *c, const shl_op *op, const char *what, const 
     *out = declared;
     return NULL;
   }
+  /* Sizes come from the inputs: the context's element limit applies as to parsed types. */
+  uint64_t count = 1, limit = c->dst->ctx ? c->dst->ctx->limits.max_elements : UINT64_MAX;
+  for (int32_t k = 0; k < rank; k++)
+    if (__builtin_mul_overflow(count, (uint64_t)d[k], &count) || count > limit) {
+      char s[256];
+      return op_error(op, SHLOC_ERR_LIMIT, "%s would have shape %s, more than the limit of %llu elements", what,
+                      rf_dims_str(rank, d, s, sizeof s), (unsigned long long)limit);
+    }
   return (*out = rf_type_like(c, declared, rank, d)) ? NULL : st_oom();
 }
 

@@ -191,6 +191,22 @@ static void test_shape_from_data(void **state) {
   rt_free(&rt);
 }
 
+/* Sizes from the inputs are bounded by the context's element limit. */
+static void test_element_limit(void **state) {
+  (void)state;
+  rt_case rt;
+  refine_n(&rt,
+           "func.func @main(%n: tensor<i64>, %a: tensor<?xf32>) -> tensor<?x4xi32> {\n"
+           "  %n1 = stablehlo.reshape %n : (tensor<i64>) -> tensor<1xi64>\n"
+           "  %four = stablehlo.constant dense<4> : tensor<1xi64>\n"
+           "  %s = stablehlo.concatenate %n1, %four, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>\n"
+           "  %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<2xi64>) -> tensor<?x4xi32>\n"
+           "  return %i : tensor<?x4xi32>\n}\n",
+           I64(1) << 50, 1, 1, 0);
+  rt_fails(&rt, "'stablehlo.dynamic_iota'", "more than the limit", NULL);
+  rt_free(&rt);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_dynamic_broadcast_in_dim),
@@ -201,6 +217,7 @@ int main(void) {
       cmocka_unit_test(test_dynamic_pad),
       cmocka_unit_test(test_dynamic_gather_and_conv),
       cmocka_unit_test(test_shape_from_data),
+      cmocka_unit_test(test_element_limit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
