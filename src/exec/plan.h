@@ -87,6 +87,12 @@ struct shloc_executable {
 shl_status plan_cache_lookup(shloc_executable *x, shl_buf *const *args, shloc_executable **out);
 void plan_cache_destroy(plan_cache *pc);
 
+/* Whether result i of `op` is operand i unchanged: annotations on one device
+ * (the ops whose kernel is kernel_forward, annotation custom calls).  The
+ * planner binds such results to their operands' buffers and runs nothing. */
+bool plan_forwards(const shl_op *op);
+/* The custom-call part of plan_forwards (kernels/custom_call.c). */
+bool custom_call_forwards(const shl_op *op);
 /* The kernel that runs op (the op table's KERNEL column). */
 const shl_kernel *plan_kernel_of(const shl_op *op);
 /* Buffers a value of type t occupies: 1, or the leaves of a tuple (flattened). */

@@ -147,6 +147,17 @@ static void tile_plane(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64
 void strided_copy(const strided_box *b, void *dst, const void *src, size_t esz) {
   int32_t r = b->rank;
   int64_t e = (int64_t)esz;
+  strided_box sw;
+  if (r >= 2 && b->ss[r - 1] == e && b->ds[r - 1] != e && b->ds[r - 2] == e) {
+    /* The same pair the other way round (e.g. row-major into column-major
+     * for a custom call's layout): swapping the two dims gives the tiled
+     * case below instead of a row of scattered stores per source row. */
+    sw = *b;
+    sw.dims[r - 2] = b->dims[r - 1], sw.dims[r - 1] = b->dims[r - 2];
+    sw.ds[r - 2] = b->ds[r - 1], sw.ds[r - 1] = b->ds[r - 2];
+    sw.ss[r - 2] = b->ss[r - 1], sw.ss[r - 1] = b->ss[r - 2];
+    b = &sw;
+  }
   if (r >= 2 && b->ds[r - 1] == e && b->ss[r - 1] != e && b->ss[r - 2] == e && b->dims[r - 1] >= 4 && b->dims[r - 2] >= 4) {
     /* Transposed innermost pair: walk the outer dimensions, tile each plane. */
     tile_ctx t = {esz, b->dims[r - 2], b->dims[r - 1], b->ds[r - 2], b->ds[r - 1], b->ss[r - 2], b->ss[r - 1]};
