@@ -62,6 +62,22 @@ grep -q "dims.mlir:7:3" err.txt || { cat err.txt; fail "position of the error"; 
 # A rank that the declared type does not allow.
 "$SHLOC" run dims.mlir -i n1.npy -i c.npy 2> err.txt && fail "wrong rank accepted"
 grep -q "expected tensor<?x3xf32>, got tensor<2x3x4xf32>" err.txt || { cat err.txt; fail "message for a wrong rank"; }
+# JAX's stablehlo.dynamic_top_k with k = 2n, refined, then run as its static case.
+cat > topk.mlir <<'EOF'
+func.func @main(%n: tensor<i64>, %x: tensor<?x10xf32>) -> (tensor<?x?xf32>, tensor<?x?xi32>) {
+  %k = stablehlo.add %n, %n : tensor<i64>
+  %v:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%x, %k) : (tensor<?x10xf32>, tensor<i64>) -> (tensor<?x?xf32>, tensor<?x?xi32>)
+  return %v#0, %v#1 : tensor<?x?xf32>, tensor<?x?xi32>
+}
+EOF
+"$PY" -c "import numpy as np; np.save('x.npy', np.random.default_rng(1).standard_normal((3, 10)).astype(np.float32))" || fail "x.npy"
+"$SHLOC" run topk.mlir -i n1.npy -i x.npy -o v.npy -o i.npy || fail "dynamic_top_k"
+"$PY" - <<'EOF' || fail "dynamic_top_k results"
+import numpy as np
+x, v, i = np.load("x.npy"), np.load("v.npy"), np.load("i.npy")
+order = np.argsort(-x, axis=1, kind="stable")[:, :2]
+assert v.shape == (3, 2) and (i == order).all() and (v == np.take_along_axis(x, order, 1)).all()
+EOF
 # --repeat reuses the plan refined on the first run.
 "$SHLOC" run dims.mlir -i n4.npy -i a4.npy --repeat 3 --time 2> time.txt > /dev/null || fail "--repeat"
 grep -q "shloc run: 3 runs" time.txt || fail "--time output"
