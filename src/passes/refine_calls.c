@@ -6,6 +6,9 @@
 #include "refine_impl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "targets/jax/annotations.h"
 
 static bool known_eq(const rf_known *a, const rf_known *b) {
   if (!a || !b) return a == b;
@@ -194,8 +197,9 @@ static shl_str target_of(const shl_op *op) {
 }
 
 /* JAX's shape_assertion(pred, dim values...) {error_message = "... {0} ..."}:
- * checked now, from the known predicate; the message's {i} placeholders take
- * the known dimension values. */
+ * checked now, from the known predicate (and dropped when it holds); the
+ * message is formatted as the run-time target formats it (llvm::formatv),
+ * with the known dimension values. */
 static shl_status shape_assertion(rf_ctx *c, const shl_op *op) {
   const rf_known *pred;
   if (!op->n_operands) return op_error(op, SHLOC_ERR_VERIFY, "has no predicate operand");
@@ -205,24 +209,18 @@ static shl_status shape_assertion(rf_ctx *c, const shl_op *op) {
   if (holds) return NULL;
   const shl_attr *m = op_attr(op, "error_message");
   shl_str msg = m && m->kind == AT_STRING ? m->u.str : str_of("shape assertion failed");
-  char buf[1024];
+  int64_t vals[32];
   size_t n = 0;
-  for (size_t i = 0; i < msg.n && n + 24 < sizeof buf; i++) {
-    size_t j = i + 1;
-    int64_t idx = 0;
-    while (j < msg.n && j < i + 4 && msg.p[j] >= '0' && msg.p[j] <= '9') idx = idx * 10 + (msg.p[j++] - '0');
-    const rf_known *k = NULL;
-    if (msg.p[i] == '{' && j > i + 1 && j < msg.n && msg.p[j] == '}' && idx + 1 < op->n_operands)
-      k = rf_known_of(c, op->operands[idx + 1]);
-    if (k && k->n == 1) {
-      n += (size_t)snprintf(buf + n, sizeof buf - n, "%lld", (long long)k->v[0]);
-      i = j;
-    } else {
-      buf[n++] = msg.p[i];
-    }
+  for (uint32_t i = 1; i < op->n_operands && n < 32; i++) {
+    const rf_known *k = rf_known_of(c, op->operands[i]);
+    if (!k || k->n != 1) break;
+    vals[n++] = k->v[0];
   }
-  buf[n] = 0;
-  return op_error(op, SHLOC_ERR_INVALID_ARG, "%s", buf);
+  char *text = NULL;
+  ST_TRY(jax_format_message(msg, vals, n, &text));
+  shl_status st = op_error(op, SHLOC_ERR_INVALID_ARG, "%s", text);
+  free(text);
+  return st;
 }
 
 /* Functions a custom call names in called_computations come along as they
