@@ -302,6 +302,9 @@ shl_status refine_shapes(shloc_module *m, const shl_op *func, const refine_arg *
   dst->ctx = m->ctx;
   dst->filename = m->filename;
   dst->implicit_top = m->implicit_top;
+  /* Borrowed, like the types and attributes: the copy prints as the original would. */
+  dst->loc_defs = m->loc_defs;
+  dst->resources = m->resources;
   rf_ctx c = {.src = m, .dst = dst, .a = &dst->arena};
   ptrmap_init(&c.known, c.a);
   shl_status st = NULL;
