@@ -20,7 +20,7 @@ one() { # module workload -> median ms
   "$SHLOC" run "$1" -i "$IN/$2/in0.npy" -i "$IN/$2/in1.npy" -i "$IN/$2/in2.npy" -i "$IN/$2/in3.npy" \
     -i "$IN/$2/in4.npy" --repeat "$REPEAT" --time 2>&1 >/dev/null | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p'
 }
-for w in mlp attention; do
+for w in ${WORKLOADS:-mlp attention}; do
   : > "$IN/$w.static"; : > "$IN/$w.dynamic"
   r=1
   while [ $r -le "$ROUNDS" ]; do

@@ -111,12 +111,86 @@ static shl_status take_result(rf_ctx *c, shl_op *op, uint32_t i, const shl_type 
   return rf_refined_type(c, op, what, declared, t->rank, t->dims, &op->results[i].type);
 }
 
-shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out) {
+/* References to functions by symbol anywhere in `b` (calls, composites,
+ * called_computations, ...): counted per function of the module. */
+static bool count_refs(rf_ctx *c, const shl_attr *a) {
+  if (!a) return true;
+  if (a->kind == AT_SYMREF) {
+    const shl_op *f = module_find_func(c->src, a->u.sym.root);
+    uintptr_t n = f ? (uintptr_t)ptrmap_get(&c->uses, f) : 0;
+    return !f || ptrmap_put(&c->uses, f, (void *)(n ? n + 1 : 2));
+  }
+  if (a->kind == AT_ARRAY)
+    for (uint32_t i = 0; i < a->u.arr.n; i++)
+      if (!count_refs(c, a->u.arr.items[i])) return false;
+  return true;
+}
+
+static bool count_block_refs(rf_ctx *c, const shl_block *b) {
+  for (const shl_op *op = b->first; op; op = op->next) {
+    for (uint32_t i = 0; i < op->n_attrs; i++)
+      if (!op_is(op, OP_FUNC) && !count_refs(c, op->attrs[i].attr)) return false;
+    for (uint32_t r = 0; r < op->n_regions; r++)
+      for (uint32_t k = 0; k < op->regions[r].n_blocks; k++)
+        if (!count_block_refs(c, op->regions[r].blocks[k])) return false;
+  }
+  return true;
+}
+
+/* A func.call is inlined when it is the only reference to a one-block
+ * callee (JAX's _wrapped_jax_export_main): the refined program is then the
+ * static one, with no call boundary and no copy of its results. */
+static shl_status inlinable(rf_ctx *c, const shl_op *call, const shl_op *callee, bool *out) {
+  *out = false;
+  if (!op_is(call, OP_FUNC_CALL) || callee->n_regions != 1 || callee->regions[0].n_blocks != 1) return NULL;
+  if (!c->uses.arena) {
+    ptrmap_init(&c->uses, c->a);
+    if (!count_block_refs(c, c->src->top->regions[0].blocks[0])) return st_oom();
+  }
+  *out = (uintptr_t)ptrmap_get(&c->uses, callee) == 2;
+  return NULL;
+}
+
+static shl_status inline_call(rf_scope *s, const shl_op *old, const shl_op *callee, shl_value *const *ops,
+                              shl_block *nb) {
   rf_ctx *c = s->c;
+  const shl_block *body = func_body(callee);
+  if (body->n_args != old->n_operands)
+    return op_error(old, SHLOC_ERR_VERIFY, "passes %u operands to a function of %u arguments", old->n_operands, body->n_args);
+  if (c->depth >= RF_MAX_DEPTH) return op_error(old, SHLOC_ERR_LIMIT, "nests calls too deeply to refine");
+  rf_scope inner = {.c = c};
+  ptrmap_init(&inner.vmap, c->a);
+  for (uint32_t i = 0; i < body->n_args; i++)
+    if (!ptrmap_put(&inner.vmap, &body->args[i], ops[i])) return st_oom();
+  c->depth++;
+  shl_status st = rf_block_body(&inner, body, nb);
+  c->depth--;
+  ST_TRY(st);
+  const shl_op *ret = body->last;
+  if (!ret || !op_is(ret, OP_FUNC_RETURN) || ret->n_operands != old->n_results)
+    return op_error(old, SHLOC_ERR_VERIFY, "calls a function that does not return %u values", old->n_results);
+  for (uint32_t i = 0; i < ret->n_operands; i++) {
+    shl_value *v = ptrmap_get(&inner.vmap, ret->operands[i]);
+    const shl_type *t = v ? v->type : NULL, *declared = old->results[i].type;
+    if (!v) return op_error(ret, SHLOC_ERR_VERIFY, "returns an undefined value");
+    char what[32];
+    snprintf(what, sizeof what, "result #%u", i);
+    if (t->kind == TY_TENSOR && declared->kind == TY_TENSOR) ST_TRY(rf_refined_type(c, old, what, declared, t->rank, t->dims, &t));
+    if (!ptrmap_put(&s->vmap, &old->results[i], v)) return st_oom();
+  }
+  return NULL;
+}
+
+shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out) {
+  rf_ctx *c = s->c;
+  *out = NULL;
   const char *attr = op_is(old, OP_COMPOSITE) ? "decomposition" : "callee";
   const shl_attr *sym = op_attr(old, attr);
   const shl_op *callee = sym && sym->kind == AT_SYMREF ? module_find_func(c->src, sym->u.sym.root) : NULL;
   if (!callee) return op_error(old, SHLOC_ERR_VERIFY, "has no %s function", attr);
+  bool inl;
+  ST_TRY(inlinable(c, old, callee, &inl));
+  if (inl) return inline_call(s, old, callee, ops, nb);
   rf_spec *sp;
   ST_TRY(specialise(c, old, callee, ops, &sp));
   const shl_type *ft = func_type(sp->func);

@@ -38,6 +38,7 @@ typedef struct {
   uint32_t n_specs, depth;
   uint64_t used;     /* entry arguments whose values decided a shape */
   const shl_op *blame; /* the dynamic op a static op replaces: errors name it */
+  shl_ptrmap uses;     /* source function -> references to it + 1 (built on the first call) */
 } rf_ctx;
 
 /* The op errors about `op` should name. */
@@ -51,6 +52,8 @@ typedef struct {
 
 /* refine_shapes.c: copying */
 shl_status rf_block(rf_scope *s, const shl_block *old, shl_block *nb);
+/* Copies the ops of `old` except its terminator into nb. */
+shl_status rf_block_body(rf_scope *s, const shl_block *old, shl_block *nb);
 /* A copy of region r of `old` into region r of `nop` whose entry block
  * arguments take `arg_types` (NULL: the declared ones) and, where given,
  * known values. */
@@ -100,7 +103,9 @@ bool rf_is_dynamic_op(const shl_op *op);
 shl_status rf_dynamic(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out);
 
 /* refine_calls.c: calls, control flow, custom calls */
-shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);
+/* func.call / composite: the callee copied for this signature, or inlined
+ * into nb when the call is its only use (then *out = NULL, results mapped). */
+shl_status rf_call(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_block *nb, shl_op **out);
 shl_status rf_control(rf_scope *s, const shl_op *old, shl_value *const *ops, shl_op **out);
 /* custom_call: shape_assertion checks (*out = NULL: the op is dropped), and
  * result shapes given by shape operands. */

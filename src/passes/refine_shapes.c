@@ -44,7 +44,8 @@ static shl_status rf_op(rf_scope *s, const shl_op *old, shl_block *nb) {
   switch (op_id(old)) {
     case OP_FUNC_CALL:
     case OP_COMPOSITE:
-      ST_TRY(rf_call(s, old, ops, &nop));
+      ST_TRY(rf_call(s, old, ops, nb, &nop));
+      if (!nop) return NULL; /* inlined */
       break;
     case OP_WHILE:
     case OP_IF:
@@ -73,6 +74,11 @@ static shl_status rf_op(rf_scope *s, const shl_op *old, shl_block *nb) {
 
 shl_status rf_block(rf_scope *s, const shl_block *old, shl_block *nb) {
   for (const shl_op *op = old->first; op; op = op->next) ST_TRY(rf_op(s, op, nb));
+  return NULL;
+}
+
+shl_status rf_block_body(rf_scope *s, const shl_block *old, shl_block *nb) {
+  for (const shl_op *op = old->first; op && op != old->last; op = op->next) ST_TRY(rf_op(s, op, nb));
   return NULL;
 }
 

@@ -68,6 +68,8 @@ static void test_newer_convention(void **state) {
   rt_result(&rt, 0, 2, I64(6), I64(4));
   assert_int_equal(rt_count(&rt, OP_CUSTOM_CALL), 0); /* the assertion held and is gone */
   assert_int_equal(rt_count(&rt, OP_DYNAMIC_IOTA), 0);
+  assert_int_equal(rt_num_funcs(&rt), 1); /* the wrapped function, called once, is inlined */
+  assert_int_equal(rt_count(&rt, OP_FUNC_CALL), 0);
   assert_int_equal(rt.r.value_args, 0u);
   rt_valid(&rt);
   rt_free(&rt);
