@@ -12,6 +12,7 @@ shl_status executable_create(shloc_module *m, const shl_op *func, const exec_con
   if (!x) return st_oom();
   x->m = m;
   x->func = func;
+  x->counts_to = x;
   if (cfg) x->cfg = *cfg;
   arena_init(&x->arena);
   x->pc.m = m;
@@ -63,6 +64,10 @@ static const char *dims_text(const shl_type *t, char *buf, size_t cap) {
   if (n < cap) snprintf(buf + n, cap - n, "]");
   return buf;
 }
+
+uint64_t executable_checks_run(const shloc_executable *x) { return atomic_load(&x->checks_run); }
+
+void exec_count_check(exec_ctx *ec) { atomic_fetch_add_explicit(&ec->x->counts_to->checks_run, 1, memory_order_relaxed); }
 
 static shl_status check_args(const shloc_executable *x, shl_buf *const *args) {
   const shl_type *ft = func_type(x->func);

@@ -2,6 +2,8 @@
 #ifndef SHLOC_EXEC_PLAN_H
 #define SHLOC_EXEC_PLAN_H
 
+#include <stdatomic.h>
+
 #include "exec.h"
 #include "support/strmap.h"
 
@@ -80,6 +82,8 @@ struct shloc_executable {
   exec_plan *main;       /* NULL for a function with dynamic shapes: */
   bool dynamic;          /* planned per input-shape signature, in cache */
   plan_cache *cache;
+  _Atomic uint64_t checks_run; /* executable_checks_run */
+  shloc_executable *counts_to; /* whose checks_run counts this one's checks (itself, or the dynamic executable it was refined for) */
 };
 
 /* The static executable for these arguments' shapes (refined and planned

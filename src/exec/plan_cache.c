@@ -114,6 +114,7 @@ static shl_status entry_create(shloc_executable *x, shl_buf *const *args, uint32
     st = entry_key(e, args, n);
   }
   if (!st) st = executable_create(e->refined.module, e->refined.func, &x->cfg, &e->x);
+  if (!st) e->x->counts_to = x; /* check ops count as the dynamic executable's */
   if (st) {
     if (e) entry_free(e);
     return st;

@@ -100,6 +100,7 @@ static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
   if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
   if (cp->target == CC_DYNAMIC) return dyn_target_run(ec, cp->call, in, out);
   bool ok = true;
+  exec_count_check(ec);
   /* Operand 0 is the actual value, operand 1 the expected one. */
   switch (cp->target) {
     case CC_REGISTRY:

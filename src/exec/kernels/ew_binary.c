@@ -261,15 +261,14 @@ static double complex cpowf_(double complex x, double complex y) {
   return CMPLX((double)(coeff * (float)cos(q)), (double)(coeff * (float)sin(q)));
 }
 
-/* Complex products as XLA:CPU computes them: (ac - bd) + (ad + bc)i with one
- * product of each part fused into an FMA by LLVM (f32 in f32). */
+/* Complex products: support/scalar.h's one definition. */
 static double complex cmul_f32_(double complex x, double complex y) {
-  float a = (float)creal(x), b = (float)cimag(x), c = (float)creal(y), d = (float)cimag(y);
-  return CMPLX((double)fmaf(a, c, -(b * d)), (double)fmaf(b, c, a * d));
+  cplx_f32 r = cmul_f32((cplx_f32){(float)creal(x), (float)cimag(x)}, (cplx_f32){(float)creal(y), (float)cimag(y)});
+  return CMPLX((double)r.re, (double)r.im);
 }
 static double complex cmul_f64_(double complex x, double complex y) {
-  double a = creal(x), b = cimag(x), c = creal(y), d = cimag(y);
-  return CMPLX(fma(a, c, -(b * d)), fma(b, c, a * d));
+  cplx_f64 r = cmul_f64((cplx_f64){creal(x), cimag(x)}, (cplx_f64){creal(y), cimag(y)});
+  return CMPLX(r.re, r.im);
 }
 
 static void cplx_binary(shl_opid id, shl_dtype dt, double complex *a, const double complex *b, int m) {
