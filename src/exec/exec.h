@@ -64,6 +64,11 @@ void *plan_alloc(plan_ctx *pc, size_t n);
 shl_status plan_on_release(plan_ctx *pc, void (*fn)(void *), void *arg);
 const shloc_module *plan_module(plan_ctx *pc);
 const exec_config *plan_config(plan_ctx *pc);
+/* Reserves a per-run kernel state (scratch kept from run to run): params
+ * are shared by concurrent runs and must not change while running, so a
+ * kernel keeps what it mutates in *exec_state(ec, id), NULL in a fresh run
+ * state, freed with fn when the executable goes. */
+shl_status plan_state_new(plan_ctx *pc, void (*fn)(void *), uint32_t *id);
 
 /* ---- running ---- */
 /* Runs a nested region plan with `args` bound to its entry block arguments;
@@ -72,6 +77,8 @@ const exec_config *plan_config(plan_ctx *pc);
 shl_status exec_region(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results);
 uint32_t plan_num_results(const exec_plan *plan);
 const shloc_module *exec_module(exec_ctx *ec);
+/* This run's kernel state `id` (plan_state_new). */
+void **exec_state(exec_ctx *ec, uint32_t id);
 
 /* A buffer view for a static tensor type over existing memory. */
 void buf_init(shl_buf *b, const shl_type *t, void *data);
@@ -82,6 +89,19 @@ typedef struct shloc_executable shloc_executable;
 shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out);
 void executable_destroy(shloc_executable *x);
 const shl_op *executable_func(const shloc_executable *x);
+/* Functions with '?' dimensions, unranked tensors or dynamic ops are
+ * refined to the shapes of their arguments before they are planned (once
+ * per input-shape signature, cached): their arguments carry concrete types
+ * (exec_arg_type), and their results' types are known once the arguments
+ * are (executable_result_types). */
+/* The concrete type of an argument declared `declared` that has shape
+ * (rank, dims): `declared` itself when static, else `storage` filled in
+ * (dims borrowed, so it lives as long as they do).  NULL when the shape does
+ * not fit the declared type. */
+const shl_type *exec_arg_type(const shl_type *declared, int32_t rank, const int64_t *dims, shl_type *storage);
+/* The result types of a run on `args`: the declared ones, or those refined
+ * for the arguments' shapes (valid while the executable lives). */
+shl_status executable_result_types(shloc_executable *x, shl_buf *const *args, const shl_type *const **out);
 /* args: one buffer per function argument (shape and dtype must match);
  * results: filled with malloc'd data (caller frees results[i].data). */
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results);

@@ -59,8 +59,6 @@ typedef struct {
   shl_opid binop;
 } fnode;
 
-typedef struct fuse_cache fuse_cache;
-
 typedef struct {
   uint32_t n_nodes, n_in, n_out, n_passes;
   fnode *nodes;
@@ -69,7 +67,7 @@ typedef struct {
   int64_t chunk;      /* elements per chunk (<= FUSE_TILE) */
   size_t acc_off;     /* per-thread scratch: node pointers, accumulators at acc_off, tiles, rows */
   size_t scratch;     /* bytes per thread */
-  fuse_cache *cache;  /* per-thread scratch, kept across runs */
+  uint32_t cache_id;  /* exec_state: the run's per-thread scratch, kept across runs */
   /* Groups of f32 ops with vector forms (no reductions) run as a register
    * program instead (prog.n_ins > 0); its source a is node src_node[a]
    * (a leaf), its destination a is output a. */
@@ -83,7 +81,7 @@ extern const shl_kernel kernel_fused;
 /* Compiles fp's register program when the group has one (fuse_prog.c). */
 shl_status fuse_prog_build(plan_ctx *pc, fused_params *fp);
 
-/* Allocates the run-time cache of a group (released with the executable). */
+/* Reserves the per-run cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);
 
 /* ---- planner interface ---- */

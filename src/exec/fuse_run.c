@@ -11,14 +11,14 @@
 
 enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
 
-struct fuse_cache {
+/* A run state's scratch of one group. */
+typedef struct {
   uint8_t *mem;
   bool *ready; /* per thread: its scratch holds the scalar tiles of a previous run */
   int threads;
-};
+} fuse_cache;
 
-static void cache_release(void *arg) {
-  fuse_cache *c = arg;
+static void cache_clear(fuse_cache *c) {
   free(c->mem);
   free(c->ready);
   c->mem = NULL;
@@ -26,21 +26,20 @@ static void cache_release(void *arg) {
   c->threads = 0;
 }
 
-shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp) {
-  fp->cache = plan_alloc(pc, sizeof *fp->cache);
-  if (!fp->cache) return st_oom();
-  memset(fp->cache, 0, sizeof *fp->cache);
-  return plan_on_release(pc, cache_release, fp->cache);
+static void cache_release(void *arg) {
+  cache_clear(arg);
+  free(arg);
 }
 
-static uint8_t *scratch(const fused_params *fp, int threads) {
-  fuse_cache *c = fp->cache;
+shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp) { return plan_state_new(pc, cache_release, &fp->cache_id); }
+
+static uint8_t *scratch(fuse_cache *c, const fused_params *fp, int threads) {
   if (c->threads < threads) {
-    cache_release(c);
+    cache_clear(c);
     c->mem = aligned_alloc(64, fp->scratch * (size_t)threads);
     c->ready = calloc((size_t)threads, sizeof *c->ready);
     if (!c->mem || !c->ready) {
-      cache_release(c);
+      cache_clear(c);
       return NULL;
     }
     c->threads = threads;
@@ -118,6 +117,7 @@ static void fill_rows(const fused_params *fp, uint8_t *tile, size_t esz, const u
 typedef struct {
   const fused_params *fp;
   shl_buf *const *in, *const *out;
+  fuse_cache *c;
 } frun;
 
 static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, int64_t c0) {
@@ -180,7 +180,7 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
  * from the previous run when their value is the same). */
 static void setup(const frun *f, uint8_t *scr, int t) {
   const fused_params *fp = f->fp;
-  bool *ready = &fp->cache->ready[t];
+  bool *ready = &f->c->ready[t];
   void **ptr = (void **)scr;
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
@@ -302,7 +302,7 @@ static shl_status run_prog(const frun *f) {
   int64_t blocks = (fp->n + EWP_BLOCK - 1) / EWP_BLOCK;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
   if (nt > blocks) nt = blocks > 1 ? (int)blocks : 1;
-  uint8_t *mem = scratch(fp, nt);
+  uint8_t *mem = scratch(f->c, fp, nt);
   if (!mem) return st_oom();
   if (nt == 1) {
     work_prog(f, mem, 0, 1);
@@ -317,15 +317,16 @@ static shl_status run_prog(const frun *f) {
 }
 
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  (void)ec;
   const fused_params *fp = po->params;
-  frun f = {fp, in, out};
+  fuse_cache **c = (fuse_cache **)exec_state(ec, fp->cache_id);
+  if (!*c && !(*c = calloc(1, sizeof **c))) return st_oom();
+  frun f = {fp, in, out, *c};
   if (fp->prog.n_ins && !prog_overlaps(&f)) return run_prog(&f);
   bool split = fp->rows == 1 && fp->n_passes == 1;
   int64_t units = split ? (fp->chunk ? fp->n / fp->chunk : 0) : (fp->rows + fp->block_rows - 1) / fp->block_rows;
   int nt = fp->n >= FUSE_PAR_MIN ? omp_get_max_threads() : 1;
   if (nt > units) nt = units > 1 ? (int)units : 1;
-  uint8_t *mem = scratch(fp, nt);
+  uint8_t *mem = scratch(f.c, fp, nt);
   if (!mem) return st_oom();
   void (*work)(const frun *, uint8_t *, int, int) = split ? work_split : work_rows;
   if (nt == 1) {

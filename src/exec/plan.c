@@ -13,6 +13,15 @@ const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
 const exec_config *plan_config(plan_ctx *pc) { return pc->cfg; }
 uint32_t plan_num_results(const exec_plan *plan) { return plan->n_results; }
 
+shl_status plan_state_new(plan_ctx *pc, void (*fn)(void *), uint32_t *id) {
+  plan_kstate *k = plan_alloc(pc, sizeof *k);
+  if (!k) return st_oom();
+  *k = (plan_kstate){.fn = fn, .id = pc->n_kstates++, .next = pc->kstates};
+  pc->kstates = k;
+  *id = k->id;
+  return NULL;
+}
+
 shl_status plan_on_release(plan_ctx *pc, void (*fn)(void *), void *arg) {
   plan_cleanup *c = plan_alloc(pc, sizeof *c);
   if (!c) return st_oom();
@@ -92,6 +101,7 @@ static exec_plan *new_plan(plan_ctx *pc, const shl_region *r) {
   exec_plan *p = plan_alloc(pc, sizeof *p);
   if (!p) return NULL;
   p->region = r;
+  p->id = pc->n_plans++;
   p->next_all = pc->all;
   pc->all = p;
   return p;

@@ -40,6 +40,7 @@ void buf_init(shl_buf *b, const shl_type *t, void *data) {
 }
 
 const shloc_module *exec_module(exec_ctx *ec) { return ec->x->m; }
+void **exec_state(exec_ctx *ec, uint32_t id) { return &ec->run->kstate[id]; }
 
 /* The pointer arrays that follow a frame's slot buffers. */
 static shl_buf **result_ptrs(const exec_plan *plan, shl_buf *bufs) { return (shl_buf **)(bufs + plan->n_slots + 1); }
@@ -88,39 +89,48 @@ static shl_status run_ops(exec_ctx *ec, exec_plan *plan, shl_buf *bufs) {
   return NULL;
 }
 
+/* A new frame for plan: memory and bound buffers. */
+static shl_status new_frame(exec_plan *plan, void **frame, shl_buf **bufs) {
+  *frame = exec_malloc(plan->frame_bytes);
+  *bufs = malloc(bufs_bytes(plan));
+  if (!*frame || !*bufs) {
+    free(*frame);
+    free(*bufs);
+    return st_oom_size("the frame of intermediate values", plan->frame_bytes);
+  }
+  bind_frame(plan, *frame, *bufs);
+  return NULL;
+}
+
+bool plan_busy(const exec_ctx *ec, const exec_plan *plan) { return ec->run->plans[plan->id].busy; }
+
 static shl_status run_in(exec_ctx *ec, exec_plan *plan, int which, shl_buf *const *args, shl_buf ***results) {
-  void *frame = plan->frame[which];
-  shl_buf *bufs = plan->bufs[which];
-  bool temp = plan->busy || !bufs;
+  plan_frames *pf = &ec->run->plans[plan->id];
+  void *frame = pf->frame[which];
+  shl_buf *bufs = pf->bufs[which];
+  bool temp = pf->busy || !bufs;
   if (temp) {
     /* First run allocates the cached frame; a re-entered plan (recursion)
      * gets a temporary one. */
-    frame = exec_malloc(plan->frame_bytes);
-    bufs = malloc(bufs_bytes(plan));
-    if (!frame || !bufs) {
-      free(frame);
-      free(bufs);
-      return st_oom_size("the frame of intermediate values", plan->frame_bytes);
-    }
-    bind_frame(plan, frame, bufs);
-    if (!plan->busy) {
-      plan->frame[which] = frame;
-      plan->bufs[which] = bufs;
+    ST_TRY(new_frame(plan, &frame, &bufs));
+    if (!pf->busy) {
+      pf->frame[which] = frame;
+      pf->bufs[which] = bufs;
       temp = false;
     }
   }
   bind_args(ec, plan, bufs, args);
-  plan->busy = true;
+  pf->busy = true;
   shl_status st = run_ops(ec, plan, bufs);
-  plan->busy = false;
+  pf->busy = false;
   *results = result_ptrs(plan, bufs);
   if (temp) {
     /* Results of a temporary frame must outlive it: callers copy right away,
      * so keep the frame until the next temporary run of this plan. */
-    free(plan->frame_spare);
-    free(plan->bufs_spare);
-    plan->frame_spare = frame;
-    plan->bufs_spare = bufs;
+    free(pf->frame_spare);
+    free(pf->bufs_spare);
+    pf->frame_spare = frame;
+    pf->bufs_spare = bufs;
   }
   return st;
 }
@@ -161,26 +171,16 @@ static bool result_direct(const exec_plan *plan, uint32_t i, shl_buf *const *arg
 
 shl_status plan_run_into(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf *outs) {
   shl_buf **res;
-  if (plan->busy) {
+  plan_frames *pf = &ec->run->plans[plan->id];
+  if (pf->busy) {
     /* Re-entered (a recursive call of the entry function): a temporary frame. */
     ST_TRY(run_in(ec, plan, 0, args, &res));
     for (uint32_t i = 0; i < plan->n_results; i++)
       if (outs[i].nbytes) memmove(outs[i].data, res[i]->data, outs[i].nbytes);
     return NULL;
   }
-  if (!plan->bufs[0]) {
-    void *frame = exec_malloc(plan->frame_bytes);
-    shl_buf *bufs = malloc(bufs_bytes(plan));
-    if (!frame || !bufs) {
-      free(frame);
-      free(bufs);
-      return st_oom_size("the frame of intermediate values", plan->frame_bytes);
-    }
-    bind_frame(plan, frame, bufs);
-    plan->frame[0] = frame;
-    plan->bufs[0] = bufs;
-  }
-  shl_buf *bufs = plan->bufs[0];
+  if (!pf->bufs[0]) ST_TRY(new_frame(plan, &pf->frame[0], &pf->bufs[0]));
+  shl_buf *bufs = pf->bufs[0];
   for (uint32_t i = 0; i < plan->n_results; i++)
     if (result_direct(plan, i, args, &outs[i])) bind_shared(plan, bufs, slot_root(plan, plan->result_slots[i]), outs[i].data);
   shl_status st = run_in(ec, plan, 0, args, &res);
@@ -193,7 +193,7 @@ shl_status plan_run_into(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, sh
   for (uint32_t i = 0; i < plan->n_results; i++) {
     uint32_t s = plan->result_slots[i];
     if (plan->slots[s].kind == SLOT_FRAME)
-      bind_shared(plan, bufs, slot_root(plan, s), (char *)plan->frame[0] + plan->slots[s].offset);
+      bind_shared(plan, bufs, slot_root(plan, s), (char *)pf->frame[0] + plan->slots[s].offset);
   }
   return st;
 }
@@ -206,17 +206,4 @@ bool plan_results_own(const exec_plan *plan) {
 
 shl_status exec_region(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, shl_buf ***results) {
   return plan_run(ec, plan, args, results);
-}
-
-void plan_release(exec_plan *plan) {
-  for (int k = 0; k < 2; k++) {
-    free(plan->frame[k]);
-    free(plan->bufs[k]);
-    plan->frame[k] = NULL;
-    plan->bufs[k] = NULL;
-  }
-  free(plan->frame_spare);
-  free(plan->bufs_spare);
-  plan->frame_spare = NULL;
-  plan->bufs_spare = NULL;
 }

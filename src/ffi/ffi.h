@@ -8,9 +8,9 @@
  * pointer tables built once per site.
  *
  * Ownership: the caller creates and destroys the registry; every site must be
- * destroyed before its registry.  A registry is not thread-safe for
- * registration or site preparation; ffi_site_call may run concurrently on
- * different sites, never on the same site. */
+ * destroyed before its registry.  Registration, lookup and site preparation
+ * lock the registry; ffi_site_call may run concurrently on any sites, the
+ * same one included (each call builds its own frame). */
 #ifndef SHLOC_FFI_FFI_H
 #define SHLOC_FFI_FFI_H
 

@@ -141,9 +141,10 @@ shl_status ffi_registry_add_handler_n(ffi_registry *r, const char *target, size_
  * takes the registry's load origin and tag while a plugin loads. */
 shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t target_len, const char *platform,
                                size_t platform_len, const ffi_entry *proto);
-/* The entry for (target, platform): the registered one, else a built-in
- * target (targets/builtin_targets.h) described in *builtin; SHLOC_ERR_NOT_FOUND
- * when neither exists.  `r` may be NULL (built-in targets only). */
+/* The entry for (target, platform), copied into *builtin (*out points
+ * there): the registered one, else a built-in target
+ * (targets/builtin_targets.h); SHLOC_ERR_NOT_FOUND when neither exists.
+ * `r` may be NULL (built-in targets only). */
 shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *platform, ffi_entry *builtin,
                              ffi_entry **out);
 /* Removes the entries tagged with `load_id` (a failed plugin). */
@@ -151,6 +152,10 @@ void ffi_registry_forget(ffi_registry *r, int load_id);
 /* Tag and origin text new entries get while a plugin loads (-1, NULL
  * otherwise).  A plugin's tag is the index its library will have. */
 void ffi_registry_set_load_tag(ffi_registry *r, int load_id, const char *origin);
+/* Holds the registry's (recursive) lock across a plugin load, so that
+ * concurrent registrations and lookups never see its half-done state. */
+void ffi_registry_lock(ffi_registry *r);
+void ffi_registry_unlock(ffi_registry *r);
 /* Keeps a dlopen handle to close at destroy (libraries are indexed in order). */
 shl_status ffi_registry_keep_library(ffi_registry *r, void *handle);
 int ffi_registry_library_count(const ffi_registry *r);

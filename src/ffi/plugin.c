@@ -82,6 +82,7 @@ static XLA_FFI_Error *host_register_legacy(void *self, const char *target, const
 }
 
 shl_status ffi_registry_load_plugin(ffi_registry *r, const char *path) {
+  ffi_registry_lock(r);
   size_t before = ffi_registry_count(r);
   char origin[512];
   snprintf(origin, sizeof origin, "plugin %s", path);
@@ -121,5 +122,6 @@ shl_status ffi_registry_load_plugin(ffi_registry *r, const char *path) {
     ffi_registry_forget(r, load_id);
     if (h) dlclose(h);
   }
+  ffi_registry_unlock(r);
   return st;
 }

@@ -1,7 +1,11 @@
 /* The handler registry: (target, platform) -> typed bundle or legacy function,
- * kept sorted for lookup and listing; version negotiation for typed handlers. */
+ * kept sorted for lookup and listing; version negotiation for typed handlers.
+ * A recursive mutex makes registration safe against concurrent runs and
+ * site preparation (a plugin registers from inside its load, which holds
+ * it); lookups copy the entry out, so entries may move afterwards. */
 #include <ctype.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +13,7 @@
 #include "targets/builtin_targets.h"
 
 struct ffi_registry {
+  pthread_mutex_t mu; /* recursive; guards everything below */
   ffi_entry *entries; /* sorted by (target, platform) */
   size_t n, cap;
   void **libs; /* dlopen handles, closed at destroy */
@@ -32,6 +37,15 @@ shl_status ffi_registry_create(ffi_registry **out) {
   *out = NULL;
   ffi_registry *r = calloc(1, sizeof *r);
   if (!r) return st_oom();
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  int rc = pthread_mutex_init(&r->mu, &a);
+  pthread_mutexattr_destroy(&a);
+  if (rc) {
+    free(r);
+    return st_oom();
+  }
   r->load_tag = -1;
   *out = r;
   return NULL;
@@ -48,36 +62,65 @@ void ffi_registry_destroy(ffi_registry *r) {
   for (size_t i = 0; i < r->n; i++) entry_free(&r->entries[i]);
   free(r->entries);
   for (size_t i = r->n_libs; i-- > 0;) dlclose(r->libs[i]);
+  pthread_mutex_destroy(&r->mu);
   free(r->libs);
   free(r);
 }
 
-size_t ffi_registry_count(const ffi_registry *r) { return r->n; }
+/* Readers take the lock too; const only promises no change of contents. */
+static void lock(const ffi_registry *r) { pthread_mutex_lock((pthread_mutex_t *)&r->mu); }
+static void unlock(const ffi_registry *r) { pthread_mutex_unlock((pthread_mutex_t *)&r->mu); }
+void ffi_registry_lock(ffi_registry *r) { lock(r); }
+void ffi_registry_unlock(ffi_registry *r) { unlock(r); }
+
+size_t ffi_registry_count(const ffi_registry *r) {
+  lock(r);
+  size_t n = r->n;
+  unlock(r);
+  return n;
+}
 
 bool ffi_registry_entry(const ffi_registry *r, size_t i, ffi_target_info *out) {
-  if (i >= r->n) return false;
-  const ffi_entry *e = &r->entries[i];
-  *out = (ffi_target_info){e->target, e->platform, e->kind, e->traits, e->origin};
-  return true;
+  lock(r);
+  bool ok = i < r->n;
+  if (ok) {
+    const ffi_entry *e = &r->entries[i];
+    *out = (ffi_target_info){e->target, e->platform, e->kind, e->traits, e->origin};
+  }
+  unlock(r);
+  return ok;
 }
 
 void ffi_registry_set_load_tag(ffi_registry *r, int load_id, const char *origin) {
+  lock(r);
   r->load_tag = load_id;
   r->load_origin = origin;
+  unlock(r);
 }
 
-int ffi_registry_library_count(const ffi_registry *r) { return (int)r->n_libs; }
+int ffi_registry_library_count(const ffi_registry *r) {
+  lock(r);
+  int n = (int)r->n_libs;
+  unlock(r);
+  return n;
+}
 
 shl_status ffi_registry_keep_library(ffi_registry *r, void *handle) {
+  shl_status st = NULL;
+  lock(r);
   if (r->n_libs == r->cap_libs) {
     size_t cap = r->cap_libs ? 2 * r->cap_libs : 4;
     void **l = realloc(r->libs, cap * sizeof *l);
-    if (!l) return st_oom();
-    r->libs = l;
-    r->cap_libs = cap;
+    if (l) {
+      r->libs = l;
+      r->cap_libs = cap;
+    } else {
+      st = st_oom();
+    }
   }
-  r->libs[r->n_libs++] = handle;
-  return NULL;
+  if (!st) r->libs[r->n_libs++] = handle;
+  unlock(r);
+  return st;
 }
 
 /* "cpu" for cpu/host in any case (XLA's canonical name is "host"; shloc says
@@ -121,9 +164,15 @@ shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *pl
   char canon[PLATFORM_MAX + 1];
   ST_TRY(canonical_platform(platform, platform ? strlen(platform) : 0, canon));
   size_t len = strlen(target);
-  size_t i = r ? lower_bound(r, target, len, canon) : 0;
-  if (r && i < r->n && entry_cmp(&r->entries[i], target, len, canon) == 0) {
-    *out = &r->entries[i];
+  bool found = false;
+  if (r) {
+    lock(r);
+    size_t i = lower_bound(r, target, len, canon);
+    if ((found = i < r->n && entry_cmp(&r->entries[i], target, len, canon) == 0)) *builtin = r->entries[i];
+    unlock(r);
+  }
+  if (found) {
+    *out = builtin;
     return NULL;
   }
   const builtin_target *b = strcmp(canon, "cpu") == 0 ? builtin_target_find(target, len) : NULL;
@@ -142,8 +191,8 @@ shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *pl
                   target, canon);
 }
 
-shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t target_len, const char *platform,
-                               size_t platform_len, const ffi_entry *proto) {
+static shl_status insert_locked(ffi_registry *r, const char *target, size_t target_len, const char *platform,
+                                size_t platform_len, const ffi_entry *proto) {
   if (!target || target_len == 0) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "empty custom call target name");
   if (memchr(target, '\0', target_len))
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "custom call target name contains a NUL byte");
@@ -183,7 +232,16 @@ shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t targe
   return NULL;
 }
 
+shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t target_len, const char *platform,
+                               size_t platform_len, const ffi_entry *proto) {
+  lock(r);
+  shl_status st = insert_locked(r, target, target_len, platform, platform_len, proto);
+  unlock(r);
+  return st;
+}
+
 void ffi_registry_forget(ffi_registry *r, int load_id) {
+  lock(r);
   size_t k = 0;
   for (size_t i = 0; i < r->n; i++) {
     if (r->entries[i].load_id == load_id)
@@ -192,6 +250,7 @@ void ffi_registry_forget(ffi_registry *r, int load_id) {
       r->entries[k++] = r->entries[i];
   }
   r->n = k;
+  unlock(r);
 }
 
 /* ---- version negotiation --------------------------------------------- */

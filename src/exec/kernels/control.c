@@ -86,7 +86,7 @@ static bool pred_true(const shl_buf *b) { return b->nbytes && (*(const uint8_t *
 static shl_status while_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   uint32_t n = po->op->n_results;
   exec_plan *cond = po->regions[0], *body = po->regions[1];
-  if (!body->busy && plan_results_own(body)) {
+  if (!plan_busy(ec, body) && plan_results_own(body)) {
     /* The body alternates between two frames and reads the previous
      * iteration's results where they are; the final state is copied once. */
     shl_buf *const *state = in;

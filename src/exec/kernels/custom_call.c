@@ -97,7 +97,7 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
 
 static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const cc_params *cp = po->params;
-  if (cp->target == CC_REGISTRY) return ffi_call_run(cp->call, in, out);
+  if (cp->target == CC_REGISTRY) return ffi_call_run(ec, cp->call, in, out);
   if (cp->target == CC_DYNAMIC) return dyn_target_run(ec, cp->call, in, out);
   bool ok = true;
   exec_count_check(ec);

@@ -33,7 +33,6 @@ typedef struct {
   int alias;             /* operand: aliased result, or -1; result: source operand, or -1 */
   strided_box *to_phys;  /* PASS_LAYOUT, and results with a layout: row-major -> handler layout */
   strided_box *to_rows;  /* handler layout -> row-major */
-  void *scratch;         /* malloc'd, in the handler's layout */
   size_t nbytes, esz;
 } pass_info;
 
@@ -41,15 +40,59 @@ typedef struct {
   ffi_site *site;
   int n_args, n_rets;
   bool simple; /* every operand and result PASS_DIRECT */
-  ffi_buffer *args, *rets;
+  ffi_buffer *args, *rets; /* templates: shapes and types, no data */
   pass_info *in, *out;
+  uint32_t run_id; /* exec_state: the run's ffi_call_run */
 } ffi_call;
+
+/* What a run writes: buffer descriptions with data, PASS_LAYOUT scratch
+ * (malloc'd, in the handler's layout), per run state. */
+typedef struct {
+  int n;                /* n_args + n_rets */
+  ffi_buffer *bufs;     /* args, then rets */
+  void **scratch;       /* args, then rets */
+} ffi_call_run_state;
 
 static void ffi_call_release(void *p) {
   ffi_call *c = p;
   ffi_site_destroy(c->site);
-  for (int i = 0; i < c->n_args; i++) free(c->in[i].scratch);
-  for (int i = 0; i < c->n_rets; i++) free(c->out[i].scratch);
+}
+
+static void run_state_release(void *p) {
+  ffi_call_run_state *r = p;
+  for (int i = 0; i < r->n; i++) free(r->scratch[i]);
+  free(r->bufs);
+  free(r->scratch);
+  free(r);
+}
+
+static shl_status alloc_scratch(const pass_info *pi, void **out) {
+  if (pi->mode != PASS_LAYOUT) return NULL;
+  *out = malloc(pi->nbytes ? pi->nbytes : 1);
+  return *out ? NULL : st_oom();
+}
+
+static shl_status run_state_new(const ffi_call *c, ffi_call_run_state **out) {
+  ffi_call_run_state *r = calloc(1, sizeof *r);
+  if (!r) return st_oom();
+  r->n = c->n_args + c->n_rets;
+  r->bufs = malloc(((size_t)r->n + 1) * sizeof *r->bufs);
+  r->scratch = calloc((size_t)r->n + 1, sizeof *r->scratch);
+  shl_status st = r->bufs && r->scratch ? NULL : st_oom();
+  for (int i = 0; !st && i < c->n_args; i++) {
+    r->bufs[i] = c->args[i];
+    st = alloc_scratch(&c->in[i], &r->scratch[i]);
+  }
+  for (int i = 0; !st && i < c->n_rets; i++) {
+    r->bufs[c->n_args + i] = c->rets[i];
+    st = alloc_scratch(&c->out[i], &r->scratch[c->n_args + i]);
+  }
+  if (st) {
+    run_state_release(r);
+    return st;
+  }
+  *out = r;
+  return NULL;
 }
 
 /* ---- configuration ---- */
@@ -269,12 +312,6 @@ static bool registry_has(const ffi_registry *r, const char *target) {
   return false;
 }
 
-static shl_status alloc_scratch(pass_info *pi) {
-  if (pi->mode != PASS_LAYOUT) return NULL;
-  pi->scratch = malloc(pi->nbytes ? pi->nbytes : 1);
-  return pi->scratch ? NULL : st_oom();
-}
-
 shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   const shl_attr *ta = op_attr(op, "call_target_name");
   shl_str tname = ta && ta->kind == AT_STRING ? ta->u.str : (shl_str){"", 0};
@@ -341,27 +378,30 @@ shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     ffi_site_destroy(c->site);
     return st;
   }
-  for (int i = 0; i < c->n_args; i++) ST_TRY(alloc_scratch(&c->in[i]));
-  for (int i = 0; i < c->n_rets; i++) ST_TRY(alloc_scratch(&c->out[i]));
+  ST_TRY(plan_state_new(pc, run_state_release, &c->run_id));
   *params = c;
   return NULL;
 }
 
 /* ---- running ---- */
 
-shl_status ffi_call_run(void *params, shl_buf *const *in, shl_buf *const *out) {
-  ffi_call *c = params;
+shl_status ffi_call_run(exec_ctx *ec, void *params, shl_buf *const *in, shl_buf *const *out) {
+  const ffi_call *c = params;
+  ffi_call_run_state **rp = (ffi_call_run_state **)exec_state(ec, c->run_id);
+  if (!*rp) ST_TRY(run_state_new(c, rp));
+  ffi_buffer *args = (*rp)->bufs, *rets = args + c->n_args;
+  void **in_scratch = (*rp)->scratch, **out_scratch = in_scratch + c->n_args;
   if (c->simple) {
-    for (int i = 0; i < c->n_args; i++) c->args[i].data = in[i]->data;
-    for (int i = 0; i < c->n_rets; i++) c->rets[i].data = out[i]->data;
-    return ffi_site_call(c->site, NULL, c->args, c->rets);
+    for (int i = 0; i < c->n_args; i++) args[i].data = in[i]->data;
+    for (int i = 0; i < c->n_rets; i++) rets[i].data = out[i]->data;
+    return ffi_site_call(c->site, NULL, args, rets);
   }
   /* Results first: an aliased operand is passed as its result's buffer. */
   for (int o = 0; o < c->n_rets; o++) {
-    pass_info *pi = &c->out[o];
+    const pass_info *pi = &c->out[o];
     if (pi->mode == PASS_TOKEN) continue;
-    void *buf = pi->mode == PASS_LAYOUT ? pi->scratch : out[o]->data;
-    c->rets[o].data = buf;
+    void *buf = pi->mode == PASS_LAYOUT ? out_scratch[o] : out[o]->data;
+    rets[o].data = buf;
     if (pi->alias < 0 || !out[o]->nbytes) continue;
     const void *src = in[pi->alias]->data;
     if (pi->mode == PASS_LAYOUT)
@@ -370,21 +410,21 @@ shl_status ffi_call_run(void *params, shl_buf *const *in, shl_buf *const *out) {
       memcpy(buf, src, out[o]->nbytes);
   }
   for (int i = 0; i < c->n_args; i++) {
-    pass_info *pi = &c->in[i];
+    const pass_info *pi = &c->in[i];
     switch (pi->mode) {
-      case PASS_DIRECT: c->args[i].data = in[i]->data; break;
+      case PASS_DIRECT: args[i].data = in[i]->data; break;
       case PASS_TOKEN: break;
-      case PASS_ALIAS: c->args[i].data = c->rets[pi->alias].data; break;
+      case PASS_ALIAS: args[i].data = rets[pi->alias].data; break;
       case PASS_LAYOUT:
-        if (in[i]->nbytes) strided_copy(pi->to_phys, pi->scratch, in[i]->data, pi->esz);
-        c->args[i].data = pi->scratch;
+        if (in[i]->nbytes) strided_copy(pi->to_phys, in_scratch[i], in[i]->data, pi->esz);
+        args[i].data = in_scratch[i];
         break;
     }
   }
-  ST_TRY(ffi_site_call(c->site, NULL, c->args, c->rets));
+  ST_TRY(ffi_site_call(c->site, NULL, args, rets));
   for (int o = 0; o < c->n_rets; o++) {
-    pass_info *pi = &c->out[o];
-    if (pi->mode == PASS_LAYOUT && out[o]->nbytes) strided_copy(pi->to_rows, out[o]->data, pi->scratch, pi->esz);
+    const pass_info *pi = &c->out[o];
+    if (pi->mode == PASS_LAYOUT && out[o]->nbytes) strided_copy(pi->to_rows, out[o]->data, out_scratch[o], pi->esz);
   }
   return NULL;
 }

@@ -31,7 +31,7 @@ shl_status ffi_call_config_decode(shloc_module *m, const shl_attr *api_version, 
 shl_status ffi_call_prepare(plan_ctx *pc, const shl_op *op, void **params);
 /* Moves operands into the layouts the handler asked for, calls it, and moves
  * results back to row-major. */
-shl_status ffi_call_run(void *params, shl_buf *const *in, shl_buf *const *out);
+shl_status ffi_call_run(exec_ctx *ec, void *params, shl_buf *const *in, shl_buf *const *out);
 
 /* Adds the entries of a backend_config dictionary to `a`, converted the way
  * XLA converts MLIR attributes to FFI attributes (mlir-attr-to-ffi.md);

@@ -63,7 +63,7 @@ const shl_kernel kernel_rng_bit_generator = {rng_bit_generator_prepare, rng_bit_
 
 typedef struct {
   bool normal;
-  uint64_t state; /* splitmix64 stream, advanced by every run */
+  uint32_t state_id; /* exec_state: a uint64_t splitmix64 stream per run state, advanced by every run */
 } rng_params;
 
 static uint64_t splitmix64(uint64_t *s) {
@@ -92,7 +92,7 @@ static shl_status rng_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   rng_params *p = plan_alloc(pc, sizeof *p);
   if (!p) return st_oom();
   p->normal = normal;
-  p->state = 0x5EED5EED12345678ull;
+  ST_TRY(plan_state_new(pc, free, &p->state_id));
   *params = p;
   return NULL;
 }
@@ -123,14 +123,18 @@ static void rng_float(uint64_t *s, shl_dtype dt, bool normal, double a, double b
 }
 
 static shl_status rng_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  (void)ec;
-  rng_params *p = po->params;
+  const rng_params *p = po->params;
+  uint64_t **state = (uint64_t **)exec_state(ec, p->state_id);
+  if (!*state) {
+    if (!(*state = malloc(sizeof **state))) return st_oom();
+    **state = 0x5EED5EED12345678ull;
+  }
   shl_dtype dt = out[0]->dtype;
   if (dtype_is_float(dt)) {
     double a = fp_to_f64(dt, fp_load(dt, in[0]->data)), b = fp_to_f64(dt, fp_load(dt, in[1]->data));
-    rng_float(&p->state, dt, p->normal, a, b, out[0]->data, out[0]->n);
+    rng_float(*state, dt, p->normal, a, b, out[0]->data, out[0]->n);
   } else {
-    rng_int(&p->state, dt, int_load(dt, in[0]->data), int_load(dt, in[1]->data), out[0]->data, out[0]->n);
+    rng_int(*state, dt, int_load(dt, in[0]->data), int_load(dt, in[1]->data), out[0]->data, out[0]->n);
   }
   return NULL;
 }

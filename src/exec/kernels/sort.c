@@ -131,11 +131,11 @@ static void sort_recognise(const shl_region *r, sort_params *p) {
   }
 }
 
-/* The radix scratch kept across runs is freed with the plan. */
+/* A run state's radix scratch, freed with the executable. */
 static void cache_release(void *arg) {
   sort_cache *c = arg;
   free(c->mem);
-  c->mem = NULL;
+  free(c);
 }
 
 static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
@@ -160,12 +160,7 @@ static shl_status sort_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   p->n_slices = p->len ? n / p->len : 0;
   sort_recognise(&op->regions[0], p);
   if (p->len > UINT32_MAX) p->keyed = false;
-  if (p->keyed) {
-    p->cache = plan_alloc(pc, sizeof *p->cache);
-    if (!p->cache) return st_oom();
-    *p->cache = (sort_cache){0};
-    ST_TRY(plan_on_release(pc, cache_release, p->cache));
-  }
+  if (p->keyed) ST_TRY(plan_state_new(pc, cache_release, &p->cache_id));
   *params = p;
   return NULL;
 }
@@ -255,9 +250,11 @@ static shl_status sort_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   const sort_params *p = po->params;
   if (!p->n_slices || !p->len) return NULL;
   if (!p->keyed) return general_slices(ec, po, in, out, NULL, p->n_slices);
+  sort_cache **c = (sort_cache **)exec_state(ec, p->cache_id);
+  if (!*c && !(*c = calloc(1, sizeof **c))) return st_oom();
   int64_t *nan_slices = malloc((size_t)p->n_slices * sizeof *nan_slices), n_nan = 0;
   if (!nan_slices) return st_oom();
-  shl_status s = sort_keyed(p, po->op->n_operands, in, out, nan_slices, &n_nan);
+  shl_status s = sort_keyed(p, *c, po->op->n_operands, in, out, nan_slices, &n_nan);
   if (!s && n_nan) s = general_slices(ec, po, in, out, nan_slices, n_nan);
   free(nan_slices);
   return s;

@@ -444,7 +444,7 @@ static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *con
   j->tasks = j->bstart + NB + 1;
 }
 
-shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
+shl_status sort_keyed(const sort_params *p, sort_cache *c, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
                       int64_t *nan_slices, int64_t *n_nan) {
   int64_t len = p->len, ns = p->n_slices;
   int maxt = omp_get_max_threads();
@@ -457,7 +457,6 @@ shl_status sort_keyed(const sort_params *p, uint32_t n_ops, shl_buf *const *in, 
   size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
   int64_t nc = wide ? 4 * nt_in : 1;
   size_t per = job_bytes(len, item, nt_in, nc), need = per * (size_t)nt_out;
-  sort_cache *c = p->cache;
   uint8_t *scratch = c->mem && c->size >= need ? c->mem : exec_malloc(need);
   if (!scratch) return st_oom();
   size_t have = need;
