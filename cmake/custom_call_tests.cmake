@@ -18,6 +18,13 @@ if(TARGET test_custom_call_dlopen)
     SHLOC_RMS_NORM_MLIR="${SHLOC_CC_ROOT}/examples/rms_norm/rms_norm.mlir")
 endif()
 
+if(TARGET test_exec_concurrent)
+  add_dependencies(test_exec_concurrent rms_norm)
+  target_compile_definitions(test_exec_concurrent PRIVATE
+    SHLOC_RMS_NORM_LIB="$<TARGET_FILE:rms_norm>"
+    SHLOC_RMS_NORM_MLIR="${SHLOC_CC_ROOT}/examples/rms_norm/rms_norm.mlir")
+endif()
+
 # Not a test: time per custom call inside a while loop (bench/run or by hand).
 add_executable(bench_custom_call_loop ${SHLOC_CC_ROOT}/bench/custom_call_loop.c)
 target_link_libraries(bench_custom_call_loop PRIVATE shloc)
