@@ -9,8 +9,13 @@
  * lives until the executable is destroyed.
  *
  * Lifetimes: the module and the registry must outlive every executable made
- * from them.  Registration is not thread-safe; an executable must not run on
- * two threads at once.
+ * from them.  Threads: an executable may run on any number of threads at
+ * once (each run takes its own frames and scratch from a pool the executable
+ * keeps; handlers are then called concurrently, as XLA calls them, and must
+ * be thread-safe).  Registration locks the registry and is safe while other
+ * threads create and run executables; executables resolved their handlers
+ * at creation.  Destroying an executable or its module or registry must
+ * wait for its runs to return.
  *
  *     shloc_ffi_registry *reg;
  *     shloc_ffi_registry_create(&reg);
@@ -123,8 +128,8 @@ SHLOC_API shloc_status shloc_executable_result_type(const shloc_executable *x, s
  * plan (up to 16 are kept per executable).  Results come back with their
  * refined dims.  Arguments that contradict each other (a dimension argument
  * that disagrees with the array it describes) are an error naming the op,
- * the dimension and both sizes.  An executable runs one call at a time; use
- * one per thread. */
+ * the dimension and both sizes.  Calls may run concurrently on
+ * several threads (see "Threads" above). */
 SHLOC_API shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args,
                                             shloc_tensor *results, size_t n_results);
 /* The same into memory the caller provides: results[i].data points to

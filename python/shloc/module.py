@@ -51,9 +51,9 @@ class Executable:
     Python scalars for rank-0 arguments); it returns one array, or a tuple
     when the function has several results.  Arguments are passed without a
     copy when they are C-contiguous with the exact dtype; results own the
-    memory shloc computed them into.  Calls of one executable from several
-    threads are serialised (different executables run in parallel; the GIL is
-    released while shloc runs)."""
+    memory shloc computed them into.  Any number of threads may call one
+    executable at once: each run takes its own run state in the C library,
+    and the GIL is released while shloc runs, so the calls run in parallel."""
 
     def __init__(self, module, entry, registry):
         handle = ctypes.c_void_p()
@@ -61,7 +61,6 @@ class Executable:
                                       ctypes.byref(handle)))
         self._handle = handle.value
         self._module, self._registry, self.entry = module, registry, entry
-        self._lock = threading.Lock()
         self.arg_types = _signature(self._handle, _capi.executable_num_args, _capi.executable_arg_type)
         self.result_types = _signature(self._handle, _capi.executable_num_results, _capi.executable_result_type)
 
@@ -99,8 +98,7 @@ class Executable:
             c_args[i] = _capi.Tensor(code, a.ndim, dims, a.ctypes.data, a.nbytes)
         nr = len(self.result_types)
         c_res = (_capi.Tensor * max(nr, 1))()
-        with self._lock:
-            check(_capi.executable_run(self._handle, c_args, n, c_res, nr))
+        check(_capi.executable_run(self._handle, c_args, n, c_res, nr))
         results = tuple(None if self.result_types[i][0] == _dtypes.TOKEN else _result_array(c_res[i])
                         for i in range(nr))
         return results[0] if nr == 1 else results
