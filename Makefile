@@ -4,8 +4,9 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 SHARED     ?= ../shared
 SHLOC      := $(BUILD)/shloc
+PREFIX     ?= /usr/local
 
-.PHONY: all build deps test test-asan demo conformance fuzz bench clean
+.PHONY: all build deps test test-asan demo conformance fuzz bench clean install uninstall
 
 all: build
 
@@ -39,6 +40,18 @@ conformance: build
 
 fuzz:
 	@scripts/fuzz.sh
+
+# make install [PREFIX=DIR] [DESTDIR=STAGE]: CMake's install() of the CLI, both
+# libraries, the headers, shloc.pc and the CMake package; the list of installed
+# files is kept for make uninstall.
+install: deps
+	@cmake -S . -B $(BUILD) -DSHLOC_WERROR=ON -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD)
+	@cp $(BUILD)/install_manifest.txt $(BUILD)/installed-files.txt
+
+uninstall:
+	DESTDIR=$(DESTDIR) scripts/uninstall.sh $(BUILD)/installed-files.txt
 
 bench: build
 	@bench/run

@@ -181,7 +181,12 @@ static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *cons
   if (!bufs[0] && n_out) {
     const shl_type *ft = func_type(executable_func(x));
     for (uint32_t i = 0; i < n_out; i++) {
-      if (!(bufs[i] = exec_malloc((size_t)type_num_bytes(ft->out[i])))) return st_oom();
+      size_t nb = (size_t)type_num_bytes(ft->out[i]);
+      if (!(bufs[i] = exec_malloc(nb))) {
+        char what[32];
+        snprintf(what, sizeof what, "result #%u", i);
+        return st_oom_size(what, nb);
+      }
     }
   }
   return executable_run_into(x, args, bufs, res);

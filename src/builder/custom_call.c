@@ -199,7 +199,12 @@ static shl_status check_layout_pair(uint32_t idx, const shl_named_attr *na, cons
     int64_t rank = 0, v[64];
     size_t k;
     ST_TRY(st_annotate(layout_rank("mlir_attributes", idx, types[i], &rank), "'%.*s'", shown(nm.n), nm.p));
-    if (!attr_as_ints(a->u.arr.items[i], v, 64, &k) || k > 64 || !is_permutation(v, k, rank))
+    const shl_attr *li = a->u.arr.items[i];
+    if (!li || li->kind != AT_DENSE || li->type->rank != 1 || li->type->dtype != DT_INDEX)
+      return CC_ERR("mlir_attributes[%u] '%.*s': entry #%u must be a rank-1 tensor of index, e.g. dense<[1, 0]> : "
+                    "tensor<2xindex>",
+                    idx, shown(nm.n), nm.p, i);
+    if (!attr_as_ints(li, v, 64, &k) || k > 64 || !is_permutation(v, k, rank))
       return CC_ERR("mlir_attributes[%u] '%.*s': entry #%u is not a permutation of [0, %lld)", idx, shown(nm.n), nm.p,
                     i, (long long)rank);
   }
@@ -234,6 +239,16 @@ static shl_status mlir_attributes(shloc_module *m, const shloc_custom_call_spec 
     if (str_eq_c(nm, "operand_layouts")) ST_TRY(check_layout_pair(i, na, in_types, sp->n_operands));
     if (str_eq_c(nm, "result_layouts")) ST_TRY(check_layout_pair(i, na, out_types, sp->n_results));
   }
+  /* Layouts come in pairs, whether from the spec's fields or from here. */
+  bool has_in = sp->operand_layouts != NULL, has_out = sp->result_layouts != NULL;
+  for (uint32_t i = 0; i < sp->n_mlir_attributes; i++) {
+    has_in |= str_eq_c((*out)[i].name, "operand_layouts");
+    has_out |= str_eq_c((*out)[i].name, "result_layouts");
+  }
+  if (has_in != has_out)
+    return CC_ERR("mlir_attributes: '%s' is given without '%s'; layouts come for both operands and results or for "
+                  "neither",
+                  has_in ? "operand_layouts" : "result_layouts", has_in ? "result_layouts" : "operand_layouts");
   return NULL;
 }
 

@@ -1,4 +1,5 @@
 /* An executable: one function planned once, run many times. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "plan.h"
@@ -47,7 +48,8 @@ shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *
   const shl_type *ft = func_type(x->func);
   for (uint32_t i = 0; i < ft->n_out; i++) buf_init(&results[i], ft->out[i], bufs[i]);
   exec_ctx ec = {.x = x};
-  return plan_run_into(&ec, x->main, args, results);
+  /* Only allocation failures of the function's own frame arrive here without a position. */
+  return st_at(plan_run_into(&ec, x->main, args, results), &x->func->pos, "func.func");
 }
 
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results) {
@@ -57,7 +59,11 @@ shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *re
   for (uint32_t i = 0; !st && i < ft->n_out; i++) {
     int64_t nb = ft->out[i]->kind == TY_TENSOR ? type_num_bytes(ft->out[i]) : 0;
     bufs[i] = exec_malloc(nb > 0 ? (size_t)nb : 0);
-    if (!bufs[i]) st = st_oom();
+    if (!bufs[i]) {
+      char what[32];
+      snprintf(what, sizeof what, "result #%u", i);
+      st = st_at(st_oom_size(what, nb > 0 ? (size_t)nb : 0), &x->func->pos, "func.func");
+    }
   }
   if (!st) st = executable_run_into(x, args, bufs, results);
   if (st)

@@ -100,7 +100,7 @@ static shl_status run_in(exec_ctx *ec, exec_plan *plan, int which, shl_buf *cons
     if (!frame || !bufs) {
       free(frame);
       free(bufs);
-      return st_oom();
+      return st_oom_size("the frame of intermediate values", plan->frame_bytes);
     }
     bind_frame(plan, frame, bufs);
     if (!plan->busy) {
@@ -174,7 +174,7 @@ shl_status plan_run_into(exec_ctx *ec, exec_plan *plan, shl_buf *const *args, sh
     if (!frame || !bufs) {
       free(frame);
       free(bufs);
-      return st_oom();
+      return st_oom_size("the frame of intermediate values", plan->frame_bytes);
     }
     bind_frame(plan, frame, bufs);
     plan->frame[0] = frame;

@@ -306,7 +306,7 @@ shl_status npy_read_mem(const void *buf, size_t len, const char *name, npy_array
   npy_array tmp = {0};
   ST_TRY(describe(&h, len - off, name, &tmp));
   tmp.data = malloc(tmp.nbytes ? tmp.nbytes : 1);
-  if (!tmp.data) return st_oom();
+  if (!tmp.data) return st_oom_size(name, tmp.nbytes);
   memcpy(tmp.data, b + off, tmp.nbytes);
   if (h.big_endian) swap_to_little(tmp.data, tmp.nbytes, tmp.itemsize, h.descr[1]);
   *out = tmp;
@@ -352,7 +352,7 @@ shl_status npy_read_file(const char *path, npy_array *out) {
   if ((st = parse_dict(header, hlen, path, &h)) || (st = describe(&h, fsize - off, path, &tmp))) goto done;
   tmp.data = malloc(tmp.nbytes ? tmp.nbytes : 1);
   if (!tmp.data) {
-    st = st_oom();
+    st = st_oom_size(path, tmp.nbytes);
     goto done;
   }
   if (!read_exact(f, tmp.data, tmp.nbytes)) {

@@ -63,8 +63,16 @@ shl_status st_annotate(shl_status st, const char *fmt, ...) {
   return st;
 }
 
+shl_status st_oom_size(const char *what, size_t bytes) {
+  return st_error(SHLOC_ERR_OOM, NULL, NULL, "out of memory: %s needs %zu bytes", what, bytes);
+}
+
 shl_status st_at(shl_status st, const shl_srcpos *pos, const char *op) {
-  if (!st || st == st_oom()) return st;
+  if (!st) return st;
+  /* The preallocated status carries no position: replace it by one that
+   * names where memory ran out (when there is memory for that). */
+  if (st == st_oom() && (pos || op)) st = st_error(SHLOC_ERR_OOM, NULL, NULL, "out of memory");
+  if (st == st_oom()) return st;
   if (!st->file && !st->line && !st->col && pos) {
     st->file = dup_or_null(pos->file);
     st->line = pos->line;

@@ -35,6 +35,10 @@ shl_status st_annotate(shl_status st, const char *fmt, ...) __attribute__((forma
 shl_status st_at(shl_status st, const shl_srcpos *pos, const char *op);
 /* The preallocated out-of-memory status (never freed, safe to return when malloc fails). */
 shl_status st_oom(void);
+/* "out of memory: <what> needs <bytes> bytes" for an allocation whose size
+ * the user should see (buffers, frames, inputs); st_oom() when even that
+ * status cannot be allocated. */
+shl_status st_oom_size(const char *what, size_t bytes);
 
 #define ST_TRY(expr)                      \
   do {                                    \

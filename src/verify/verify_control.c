@@ -235,7 +235,11 @@ static shl_status layouts(const shl_op *op, const char *name, const shl_type *co
   for (uint32_t i = 0; i < n; i++) {
     vfy_ints l;
     const char *what = vfy_fmt("%s #%u", name, i);
-    ST_TRY(vfy_ints_of(op, a->u.arr.items[i], what, false, &l));
+    /* StableHLO's layout is a rank-1 tensor of index (`dense<[1, 0]> : tensor<2xindex>`). */
+    const shl_attr *li = a->u.arr.items[i];
+    if (!li || li->kind != AT_DENSE || li->type->rank != 1 || li->type->dtype != DT_INDEX)
+      return VFY_ERR(op, "%s must be a rank-1 tensor of index, e.g. dense<[1, 0]> : tensor<2xindex>", what);
+    ST_TRY(vfy_ints_of(op, li, what, false, &l));
     const shl_type *t = types[i];
     if (!vfy_is_tensor(t)) {
       if (l.n) return VFY_ERR(op, "%s must be empty for the non-tensor type %s", what, vfy_tstr(t));
@@ -251,7 +255,9 @@ static shl_status layouts(const shl_op *op, const char *name, const shl_type *co
 
 static shl_status all_layouts(const shl_op *op) {
   bool has_in = op_attr(op, "operand_layouts"), has_out = op_attr(op, "result_layouts");
-  if (has_in != has_out) return VFY_ERR(op, "layouts must be given for both operands and results, or for neither");
+  if (has_in != has_out)
+    return VFY_ERR(op, "'%s' is given without '%s': layouts must be given for both operands and results, or for neither",
+                   has_in ? "operand_layouts" : "result_layouts", has_in ? "result_layouts" : "operand_layouts");
   if (!has_in) return NULL;
   uint32_t n = op->n_operands > op->n_results ? op->n_operands : op->n_results;
   const shl_type *small[16];

@@ -625,7 +625,13 @@ static void test_custom_call_rejections(void **state) {
       {"operand_layouts", "[dense<[0, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]", "not a permutation", SHLOC_ERR_INVALID_ARG},
       {"operand_layouts", "[dense<[1, 0]> : tensor<2xindex>, dense<[1, 0]> : tensor<2xindex>]", "not a permutation", SHLOC_ERR_INVALID_ARG},
       {"operand_layouts", "[dense<[1, 0]> : tensor<2xindex>]", "array of 2 layouts", SHLOC_ERR_INVALID_ARG},
-      {"result_layouts", "[[2, 0]]", "not a permutation", SHLOC_ERR_INVALID_ARG},
+      {"result_layouts", "[[2, 0]]", "entry #0 must be a rank-1 tensor of index", SHLOC_ERR_INVALID_ARG},
+      {"result_layouts", "[dense<[1, 0]> : tensor<2xi64>]", "entry #0 must be a rank-1 tensor of index",
+       SHLOC_ERR_INVALID_ARG},
+      {"operand_layouts", "[dense<[1, 0]> : tensor<2xindex>, dense<0> : tensor<1xindex>]",
+       "'operand_layouts' is given without 'result_layouts'", SHLOC_ERR_INVALID_ARG},
+      {"result_layouts", "[dense<[1, 0]> : tensor<2xindex>]", "'result_layouts' is given without 'operand_layouts'",
+       SHLOC_ERR_INVALID_ARG},
       {"result_layouts", "true", "array of 1 layouts", SHLOC_ERR_INVALID_ARG},
       {"has_side_effect", "1 : i32", "has_side_effect", SHLOC_ERR_VERIFY},
       {"called_computations", "[@nowhere]", "does not refer to a function", SHLOC_ERR_VERIFY},
@@ -718,7 +724,7 @@ static void test_custom_call_rejections(void **state) {
   expect_err(shloc_build_custom_call(fx.b, &spec, &call), SHLOC_ERR_INVALID_ARG, "operand_layouts[0] is not a permutation");
   spec.operand_layouts = in_l;
   spec.result_layouts = NULL;
-  expect_err(shloc_build_custom_call(fx.b, &spec, &call), SHLOC_ERR_VERIFY, "layouts must be given for both");
+  expect_err(shloc_build_custom_call(fx.b, &spec, &call), SHLOC_ERR_INVALID_ARG, "'operand_layouts' is given without 'result_layouts'");
   spec = base_spec(&fx);
   spec.n_mlir_attributes = 0;
   spec.n_called_computations = 1;

@@ -833,7 +833,13 @@ static const vcase control[] = {
      "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", operand_layouts = [dense<[1, 0]> : "
      "tensor<2xindex>]} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
      "  return %0 : tensor<2x3xf32>\n}\n",
-     "layouts must be given for both operands and results", 2, 3},
+     "'operand_layouts' is given without 'result_layouts'", 2, 3},
+    {"custom_call results-only layouts",
+     "func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+     "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", result_layouts = [dense<[1, 0]> : "
+     "tensor<2xindex>]} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+     "  return %0 : tensor<2x3xf32>\n}\n",
+     "'result_layouts' is given without 'operand_layouts'", 2, 3},
     {"custom_call alias",
      "func.func @f(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {\n"
      "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", output_operand_aliases = "
@@ -1151,7 +1157,13 @@ static void test_robustness(void **state) {
        "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", operand_layouts = [\"x\"], "
        "result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<2xf32>) -> tensor<2xf32>\n"
        "  return %0 : tensor<2xf32>\n}\n",
-       "attribute 'operand_layouts #0' must be a list of integers", 2, 3},
+       "operand_layouts #0 must be a rank-1 tensor of index", 2, 3},
+      {"custom_call layout of i64",
+       "func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+       "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", operand_layouts = [dense<[1, 0]> : "
+       "tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xi64>]} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+       "  return %0 : tensor<2x3xf32>\n}\n",
+       "result_layouts #0 must be a rank-1 tensor of index", 2, 3},
   };
   RUN(cases);
 }
