@@ -2,10 +2,14 @@
 # Builds the libFuzzer targets (fuzz/fuzz_*.c) with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-fuzz/, then runs each one for
 # FUZZ_SECONDS (default 60) seeded with fuzz/corpus (plus fuzz/seeds/<target>/
-# when a target has its own input format).  New inputs go to
+# when it exists) and fuzz/mlir.dict; a target with its own input format and
+# dictionary (fuzz/<target>.dict, e.g. fuzz_npy for .npy files) gets only its
+# own seeds and dictionary.  FUZZ_TARGETS="fuzz_npy ..." runs a subset.
+# New inputs go to
 # build-fuzz/corpus-<target>/, crashes to build-fuzz/crashes/; reproduce one
 # with `build-fuzz/fuzz_parse build-fuzz/crashes/crash-...`.
 #   FUZZ_SECONDS=600 FUZZ_JOBS=2 scripts/fuzz.sh
+#   FUZZ_TARGETS=fuzz_npy FUZZ_SECONDS=300 scripts/fuzz.sh
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${FUZZ_BUILD:-build-fuzz}
@@ -26,16 +30,18 @@ mkdir -p "$BUILD/crashes"
 rc=0
 for src in fuzz/fuzz_*.c; do
   name=$(basename "$src" .c)
+  case " ${FUZZ_TARGETS:-$name} " in *" $name "*) ;; *) continue ;; esac
   # shellcheck disable=SC2086
   "$CC" -g -O1 -fsanitize=fuzzer $SAN -Iinclude -Isrc "$src" "$BUILD/libshloc.a" $LIBS -o "$BUILD/$name"
   mkdir -p "$BUILD/corpus-$name"
-  SEEDS=fuzz/corpus
+  SEEDS=fuzz/corpus DICT=fuzz/mlir.dict
   [ -d "fuzz/seeds/$name" ] && SEEDS="$SEEDS fuzz/seeds/$name"
+  [ -f "fuzz/$name.dict" ] && SEEDS="fuzz/seeds/$name" DICT="fuzz/$name.dict"
   echo "fuzz: running $name for ${SECS}s"
   # shellcheck disable=SC2086
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
     "$BUILD/$name" -max_total_time="$SECS" $PAR -timeout=10 -rss_limit_mb=2048 \
-    -max_len=65536 -dict=fuzz/mlir.dict -artifact_prefix="$BUILD/crashes/" -print_final_stats=1 \
+    -max_len=65536 -dict="$DICT" -artifact_prefix="$BUILD/crashes/" -print_final_stats=1 \
     "$BUILD/corpus-$name" $SEEDS || rc=1
 done
 [ "$rc" -eq 0 ] && echo "fuzz: no crashes" || echo "fuzz: crashes in $BUILD/crashes/"

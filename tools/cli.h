@@ -70,6 +70,12 @@ void cli_paths_free(cli_paths *l);
 struct shl_op;
 const struct shl_op *cli_entry_func(const shloc_module *m, const char *entry);
 
+/* `check --match-source`: NULL when `printed` (the pretty output of the module
+ * parsed from src, which starts on line first_line of path) reproduces src, up
+ * to the rules in cli_srcmatch.c; else an error at the first differing line. */
+shloc_status cli_match_source(const char *path, const char *src, size_t src_len, int first_line,
+                              const char *printed, size_t printed_len);
+
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* shloc check FILE...: parse and verify; with --roundtrip also check that
- * printing is a fixed point in both forms (what `make conformance` runs). */
+ * printing is a fixed point in both forms, and with --match-source that the
+ * pretty output reproduces the source (what `make conformance` runs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,12 @@ static shloc_status reprint(shloc_context *ctx, shloc_module *m, unsigned flags,
   return st;
 }
 
-static shloc_status roundtrip(shloc_context *ctx, shloc_module *m, const char *path) {
+/* src: the chunk m was parsed from, compared with the output when given. */
+static shloc_status roundtrip(shloc_context *ctx, shloc_module *m, const char *path, const cli_chunk *src) {
   char *a = NULL, *b = NULL, *g = NULL;
   size_t al = 0, bl = 0, gl = 0;
   shloc_status st = shloc_module_print(m, SHLOC_PRINT_ASSUME_VERIFIED, &a, &al);
+  if (!st && src) st = cli_match_source(path, src->text, src->len, src->first_line, a, al);
   if (!st) st = reprint(ctx, m, 0, &b, &bl);
   if (!st) st = reprint(ctx, m, SHLOC_PRINT_GENERIC, &g, &gl);
   if (!st && (al != bl || memcmp(a, b, al) != 0))
@@ -45,19 +48,24 @@ static shloc_status roundtrip(shloc_context *ctx, shloc_module *m, const char *p
 }
 
 int cmd_check(int argc, char **argv) {
-  bool split = false, rt = false;
+  bool split = false, rt = false, match = false;
   cli_paths paths = {0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: shloc check [--split-input-file] [--roundtrip] FILE...|DIR...\n\n"
+      printf("usage: shloc check [--split-input-file] [--roundtrip [--match-source]] FILE...|DIR...\n\n"
              "Parses each FILE (pretty or generic MLIR; '-' reads stdin; directories are searched for\n*.mlir) and verifies it; with several files it ends with 'N passed, M failed'.\n"
              "--roundtrip also checks that printing is a fixed point: pretty -> parse -> pretty, and\n"
-             "generic -> parse -> pretty give the same text.  Exit status 0 when everything is valid,\n"
+             "generic -> parse -> pretty give the same text.\n"
+             "--match-source also checks that the pretty output reproduces the source: comment lines\n"
+             "and surrounding blank lines aside, line for line, with dense<...> literals compared by\n"
+             "value (numbers by value; i1 hex one byte per element or bit-packed).  For sources\n"
+             "printed by MLIR, such as the conformance corpus.  Exit status 0 when everything is valid,\n"
              "1 otherwise; errors go to stderr as file:line:col: error: ...\n");
       return 0;
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
     else if (strcmp(argv[i], "--roundtrip") == 0) rt = true;
+    else if (strcmp(argv[i], "--match-source") == 0) rt = match = true;
     else cli_paths_add(&paths, argv[i]);
   }
   if (!paths.n) {
@@ -86,7 +94,7 @@ int cmd_check(int argc, char **argv) {
       shloc_status st =
           shloc_module_parse_borrowed(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &m);
       if (!st) st = shloc_module_verify(m);
-      if (!st && rt) st = roundtrip(ctx, m, path);
+      if (!st && rt) st = roundtrip(ctx, m, path, match ? &chunks[c] : NULL);
       if (st) {
         cli_report(st, text, len);
         ok = false;

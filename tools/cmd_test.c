@@ -1,5 +1,9 @@
-/* shloc test FILE...|DIR...: runs each module's entry function with no
- * arguments; the module checks itself through check.* ops and targets. */
+/* shloc test FILE...|DIR...: runs each module's test functions with no
+ * arguments; the module checks itself through check.* ops and targets.
+ * A module with @main (or a single function) is one test; a module without
+ * @main runs each public function that takes no arguments as its own test,
+ * the shape of the StableHLO interpreter's `*_op_test_*` functions merged
+ * into one module. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,35 +12,93 @@
 #include "cli.h"
 #include "exec/exec.h"
 
-/* Runs one chunk; returns NULL on pass. */
-static shloc_status test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c) {
-  shloc_module *m = NULL;
-  shloc_status st = shloc_module_parse(ctx, path, c->text, c->len, c->first_line, &m);
-  if (!st) st = shloc_module_verify(m);
-  const shl_op *f = NULL;
-  if (!st) {
-    f = cli_entry_func(m, NULL);
-    if (!f) st = st_error(SHLOC_ERR_NOT_FOUND, &(shl_srcpos){path, c->first_line, 1}, NULL,
-                          "no entry function: expected @main or exactly one function");
-  }
-  if (!st && func_type(f)->n_in)
-    st = op_error(f, SHLOC_ERR_INVALID_ARG, "entry function takes arguments; shloc test runs functions without arguments");
+typedef struct {
+  size_t passed, failed, nocheck;
+} test_counts;
+
+/* interpreter.print output goes to stdout. */
+static void print_stdout(void *user, const char *text, size_t len) {
+  (void)user;
+  fwrite(text, 1, len, stdout);
+}
+
+/* Runs function f of m; *checks receives how many checks ran. */
+static shloc_status run_func(shloc_module *m, const shl_op *f, uint64_t *checks) {
+  *checks = 0;
+  if (func_type(f)->n_in)
+    return op_error(f, SHLOC_ERR_INVALID_ARG, "entry function takes arguments; shloc test runs functions without arguments");
   shloc_executable *x = NULL;
-  if (!st) st = executable_create(m, f, NULL, &x);
+  shloc_status st = executable_create(m, f, &(exec_config){.print = print_stdout}, &x);
   if (!st) {
     const shl_type *ft = func_type(f);
     shl_buf *res = calloc(ft->n_out + 1, sizeof *res);
     if (!res) st = st_oom();
     else {
+      fflush(stdout);
       st = executable_run(x, NULL, res);
       if (!st)
         for (uint32_t i = 0; i < ft->n_out; i++) free(res[i].data);
       free(res);
     }
+    *checks = executable_checks_run(x);
   }
   executable_destroy(x);
-  shloc_module_destroy(m);
   return st;
+}
+
+static bool is_private(const shl_op *f) {
+  const shl_attr *vis = op_attr(f, "sym_visibility");
+  return vis && vis->kind == AT_STRING && str_eq_c(vis->u.str, "private");
+}
+
+/* Prints one test's outcome and counts it. */
+static void report(test_counts *n, bool quiet, const char *path, const char *label, shloc_status st, uint64_t checks,
+                   const char *text, size_t len) {
+  if (st) {
+    n->failed++;
+    char *msg = shloc_status_render(st, text, len);
+    printf("FAIL %s%s\n  %s\n", path, label, msg ? msg : shloc_status_message(st));
+    free(msg);
+    shloc_status_free(st);
+  } else if (!checks) {
+    n->nocheck++;
+    printf("NOCHECK %s%s (ran, but executed no check)\n", path, label);
+  } else {
+    n->passed++;
+    if (!quiet) printf("PASS %s%s\n", path, label);
+  }
+}
+
+/* Runs the tests of one chunk. */
+static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c, const char *chunk_label,
+                       const char *text, size_t len, bool quiet, test_counts *n) {
+  shloc_module *m = NULL;
+  uint64_t checks = 0;
+  shloc_status st = shloc_module_parse(ctx, path, c->text, c->len, c->first_line, &m);
+  if (!st) st = shloc_module_verify(m);
+  const shl_op *f = NULL;
+  if (!st && (f = cli_entry_func(m, NULL)) != NULL) st = run_func(m, f, &checks);
+  if (st || f) {
+    report(n, quiet, path, chunk_label, st, checks, text, len);
+    shloc_module_destroy(m);
+    return;
+  }
+  size_t ran = 0;
+  for (const shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) {
+    if (!op_is(op, OP_FUNC) || is_private(op) || func_type(op)->n_in) continue;
+    char label[256];
+    shl_str name = func_sym_name(op);
+    snprintf(label, sizeof label, ":@%.*s%s", (int)name.n, name.p, chunk_label);
+    st = run_func(m, op, &checks);
+    report(n, quiet, path, label, st, checks, text, len);
+    ran++;
+  }
+  if (!ran)
+    report(n, quiet, path, chunk_label,
+           st_error(SHLOC_ERR_NOT_FOUND, &(shl_srcpos){path, c->first_line, 1}, NULL,
+                    "no entry function: expected @main, exactly one function, or public functions without arguments"),
+           0, text, len);
+  shloc_module_destroy(m);
 }
 
 int cmd_test(int argc, char **argv) {
@@ -45,10 +107,14 @@ int cmd_test(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       printf("usage: shloc test [--split-input-file] [--quiet] FILE...|DIR...\n\n"
-             "Runs each module's entry function (@main, or the only function) with no arguments.\n"
-             "Programs check themselves with check.* custom calls and check-dialect ops.\n"
-             "Prints PASS/FAIL per file (per chunk with --split-input-file), then 'N passed, M failed';\n"
-             "exit status 1 if anything failed.  Directories are searched for *.mlir.\n");
+             "Runs each module's entry function (@main, or the only function) with no arguments;\n"
+             "a module without @main runs each public function without arguments as a test.\n"
+             "Programs check themselves with check.* custom calls and check-dialect ops;\n"
+             "interpreter.print writes its operand to stdout.\n"
+             "Prints PASS/FAIL per test (FILE, FILE:@func for functions of a module without @main,\n"
+             "per chunk with --split-input-file), NOCHECK for a test that ran but executed no\n"
+             "check, then 'N passed, M failed, K without checks'; exit status 1 if anything failed.\n"
+             "Directories are searched for *.mlir.\n");
       return 0;
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
@@ -61,41 +127,31 @@ int cmd_test(int argc, char **argv) {
   }
   cli_paths_sort(&paths);
   bool tty = isatty(2);
-  size_t passed = 0, failed = 0;
+  test_counts n = {0};
   shloc_context *ctx = shloc_context_create();
   for (size_t i = 0; i < paths.n; i++) {
     const char *path = paths.v[i];
-    if (tty) fprintf(stderr, "\r[%zu/%zu] %zu failed ", i + 1, paths.n, failed);
+    if (tty) fprintf(stderr, "\r[%zu/%zu] %zu failed ", i + 1, paths.n, n.failed);
     char *text;
     size_t len;
     if (!cli_read_file(path, &text, &len)) {
-      failed++;
+      n.failed++;
       continue;
     }
+    if (tty) fprintf(stderr, "\r\033[K");
     cli_chunk *chunks;
-    size_t n = cli_split(text, len, split, &chunks);
-    for (size_t c = 0; c < n; c++) {
-      shloc_status st = test_chunk(ctx, path, &chunks[c]);
+    size_t nc = cli_split(text, len, split, &chunks);
+    for (size_t c = 0; c < nc; c++) {
       char label[64] = "";
-      if (n > 1) snprintf(label, sizeof label, " (chunk %zu at line %d)", c + 1, chunks[c].first_line);
-      if (!st) {
-        passed++;
-        if (!quiet) printf("PASS %s%s\n", path, label);
-      } else {
-        failed++;
-        char *msg = shloc_status_render(st, text, len);
-        if (tty) fprintf(stderr, "\r\033[K");
-        printf("FAIL %s%s\n  %s\n", path, label, msg ? msg : shloc_status_message(st));
-        free(msg);
-        shloc_status_free(st);
-      }
+      if (nc > 1) snprintf(label, sizeof label, " (chunk %zu at line %d)", c + 1, chunks[c].first_line);
+      test_chunk(ctx, path, &chunks[c], label, text, len, quiet, &n);
     }
     free(chunks);
     free(text);
   }
   if (tty) fprintf(stderr, "\r\033[K");
-  printf("%zu passed, %zu failed\n", passed, failed);
+  printf("%zu passed, %zu failed, %zu without checks\n", n.passed, n.failed, n.nocheck);
   shloc_context_destroy(ctx);
   cli_paths_free(&paths);
-  return failed ? 1 : 0;
+  return n.failed ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include "exec/kernels/ffi_call.h"
 #include "ffi/ffi.h"
 #include "passes/lower_custom_calls.h"
+#include "targets/builtin_targets.h"
 #include "text/parse_fragment.h"
 #include "text/printer.h"
 
@@ -184,6 +185,9 @@ static shl_str handler_for(shl_arena *a, const shim_options *o, shl_str target, 
       used[i] = true;
       return str_of(o->ffi[i].symbol);
     }
+  /* libshloc exports the handlers of its built-in targets. */
+  const builtin_target *b = builtin_target_find(target.p, target.n);
+  if (b) return str_of(b->symbol);
   return pass_sanitize_symbol(a, target);
 }
 

@@ -50,6 +50,10 @@ typedef struct shl_kernel {
 typedef struct ffi_registry ffi_registry;
 typedef struct {
   ffi_registry *registry; /* custom-call handlers (src/ffi); NULL = built-in targets only */
+  /* Where interpreter.print writes its text (the library never prints itself);
+   * NULL = the op only passes its operand through. */
+  void (*print)(void *user, const char *text, size_t len);
+  void *print_user;
 } exec_config;
 
 
@@ -86,6 +90,11 @@ shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *re
  * results are then computed aside and copied).  Buffers can be reused from
  * run to run, which saves first-touch page faults. */
 shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results);
+/* How many check ops and check.* custom calls have run in this executable
+ * (passed or not): `shloc test` tells a program that checked nothing apart. */
+uint64_t executable_checks_run(const shloc_executable *x);
+/* Counts one check (the check kernels call it). */
+void exec_count_check(exec_ctx *ec);
 /* malloc (free() releases it) that asks for transparent huge pages for
  * large blocks. */
 void *exec_malloc(size_t n);

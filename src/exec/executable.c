@@ -35,6 +35,10 @@ void executable_destroy(shloc_executable *x) {
 
 const shl_op *executable_func(const shloc_executable *x) { return x->func; }
 
+uint64_t executable_checks_run(const shloc_executable *x) { return atomic_load(&x->checks_run); }
+
+void exec_count_check(exec_ctx *ec) { atomic_fetch_add_explicit(&ec->x->checks_run, 1, memory_order_relaxed); }
+
 static shl_status check_args(const shloc_executable *x, shl_buf *const *args) {
   const shl_type *ft = func_type(x->func);
   for (uint32_t i = 0; i < ft->n_in; i++)

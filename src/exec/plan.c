@@ -360,7 +360,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       }
       break;
     }
-    if (op_is(op, OP_CONSTANT) || op_is(op, OP_CHLO_CONSTANT)) {
+    if (op_is(op, OP_CONSTANT) || op_is(op, OP_CHLO_CONSTANT) || op_is(op, OP_SDY_CONSTANT)) {
       uint32_t s;
       if ((st = new_slot(pc, p, op->results[0].type, SLOT_CONST, &s))) goto out;
       if ((st = materialize(pc, op, op_attr(op, "value"), &p->slots[s].const_data))) goto out;
@@ -373,6 +373,19 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
     const fuse_site *site = NULL;
     fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
     if (act == FUSE_SKIP) continue;
+    if (act == FUSE_KEEP && plan_forwards(op)) {
+      /* Results alias their operands: later uses read the operand's slot,
+       * which stays live as long as they need it. */
+      for (uint32_t i = 0; i < op->n_results; i++) {
+        uint32_t s;
+        if ((st = resolve(pc, b, op->operands[i], &s))) goto out;
+        if (!vmap_put(pc, &b->vals, &op->results[i], s)) {
+          st = st_oom();
+          goto out;
+        }
+      }
+      continue;
+    }
     plan_op *po = &p->ops[idx];
     po->op = op;
     if (act == FUSE_EMIT) {

@@ -2,6 +2,8 @@
 #ifndef SHLOC_EXEC_PLAN_H
 #define SHLOC_EXEC_PLAN_H
 
+#include <stdatomic.h>
+
 #include "exec.h"
 #include "support/strmap.h"
 
@@ -76,8 +78,15 @@ struct shloc_executable {
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;
+  _Atomic uint64_t checks_run; /* executable_checks_run */
 };
 
+/* Whether result i of `op` is operand i unchanged: annotations on one device
+ * (the ops whose kernel is kernel_forward, annotation custom calls).  The
+ * planner binds such results to their operands' buffers and runs nothing. */
+bool plan_forwards(const shl_op *op);
+/* The custom-call part of plan_forwards (kernels/custom_call.c). */
+bool custom_call_forwards(const shl_op *op);
 /* The kernel that runs op (the op table's KERNEL column). */
 const shl_kernel *plan_kernel_of(const shl_op *op);
 /* Buffers a value of type t occupies: 1, or the leaves of a tuple (flattened). */

@@ -141,8 +141,11 @@ shl_status ffi_registry_add_handler_n(ffi_registry *r, const char *target, size_
  * takes the registry's load origin and tag while a plugin loads. */
 shl_status ffi_registry_insert(ffi_registry *r, const char *target, size_t target_len, const char *platform,
                                size_t platform_len, const ffi_entry *proto);
-/* SHLOC_ERR_NOT_FOUND when nothing is registered for (target, platform). */
-shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *platform, ffi_entry **out);
+/* The entry for (target, platform): the registered one, else a built-in
+ * target (targets/builtin_targets.h) described in *builtin; SHLOC_ERR_NOT_FOUND
+ * when neither exists.  `r` may be NULL (built-in targets only). */
+shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *platform, ffi_entry *builtin,
+                             ffi_entry **out);
 /* Removes the entries tagged with `load_id` (a failed plugin). */
 void ffi_registry_forget(ffi_registry *r, int load_id);
 /* Tag and origin text new entries get while a plugin loads (-1, NULL

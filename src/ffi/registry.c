@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ffi/ffi_impl.h"
+#include "targets/builtin_targets.h"
 
 struct ffi_registry {
   ffi_entry *entries; /* sorted by (target, platform) */
@@ -115,13 +116,26 @@ static size_t lower_bound(const ffi_registry *r, const char *target, size_t targ
   return lo;
 }
 
-shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *platform, ffi_entry **out) {
+shl_status ffi_registry_find(ffi_registry *r, const char *target, const char *platform, ffi_entry *builtin,
+                             ffi_entry **out) {
   char canon[PLATFORM_MAX + 1];
   ST_TRY(canonical_platform(platform, platform ? strlen(platform) : 0, canon));
   size_t len = strlen(target);
-  size_t i = lower_bound(r, target, len, canon);
-  if (i < r->n && entry_cmp(&r->entries[i], target, len, canon) == 0) {
+  size_t i = r ? lower_bound(r, target, len, canon) : 0;
+  if (r && i < r->n && entry_cmp(&r->entries[i], target, len, canon) == 0) {
     *out = &r->entries[i];
+    return NULL;
+  }
+  const builtin_target *b = strcmp(canon, "cpu") == 0 ? builtin_target_find(target, len) : NULL;
+  if (b) {
+    /* Built-in handlers are libshloc's own: no metadata query needed. */
+    *builtin = (ffi_entry){.target = (char *)b->target,
+                           .platform = (char *)"cpu",
+                           .kind = FFI_KIND_TYPED,
+                           .bundle = {.execute = b->execute},
+                           .api_minor = XLA_FFI_API_MINOR,
+                           .load_id = -1};
+    *out = builtin;
     return NULL;
   }
   return st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "no handler registered for custom call target '%s' on platform '%s'",

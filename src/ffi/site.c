@@ -148,8 +148,8 @@ shl_status ffi_site_prepare(ffi_registry *r, const ffi_site_desc *d, ffi_site **
   if (d->api_version < 1 || d->api_version > 4)
     return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "custom call '%s': unsupported api_version %d", d->target,
                     d->api_version);
-  ffi_entry *e;
-  ST_TRY(ffi_registry_find(r, d->target, d->platform, &e));
+  ffi_entry *e, builtin;
+  ST_TRY(ffi_registry_find(r, d->target, d->platform, &builtin, &e));
   ffi_site *s = calloc(1, sizeof *s);
   if (!s) return st_oom();
   s->target = ffi_strndup(d->target, strlen(d->target));

@@ -19,7 +19,7 @@ typedef enum {
   AT_ENUM,        /* #stablehlo<comparison_direction LT> (dialect, name, value) */
   AT_STRUCT,      /* #stablehlo.gather<offset_dims = [1], ...> (name, fields) */
   AT_INTLIST,     /* [1, 2] inside structured attributes (no element types) */
-  AT_OPAQUE,      /* anything else (#sdy..., dense_resource, affine maps): text */
+  AT_OPAQUE,      /* anything else (dense_resource, affine maps, #sdy...): text */
 } shl_attr_kind;
 
 /* Hex digits not yet decoded into a dense attribute's data (see attrs.c). */
@@ -40,6 +40,10 @@ struct shl_attr {
     int64_t i; /* INT (two's complement in 64 bits; ui64 as bit pattern) */
     uint64_t f_bits; /* FLOAT: bit pattern in the attribute's float type */
     shl_str str;     /* STRING (decoded), OPAQUE (verbatim text) */
+    struct {
+      shl_str text;       /* same place as str */
+      const void *parsed; /* a dialect's parsed form of the text (src/dialects/), or NULL */
+    } opq;
     struct {
       shl_str text; /* SYMREF as written: @foo, @"a b", @a::@b (same place as str) */
       shl_str root; /* the first symbol's name, unquoted and unescaped */

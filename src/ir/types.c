@@ -32,6 +32,12 @@ bool type_eq(const shl_type *a, const shl_type *b) {
       return true;
     case TY_OPAQUE:
       return str_eq(a->text, b->text);
+    case TY_MEMREF:
+      if (a->dtype != b->dtype || a->rank != b->rank || !quant_eq(a->quant, b->quant)) return false;
+      for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i]) return false;
+      if (!a->encoding != !b->encoding || (a->encoding && !attr_eq(a->encoding, b->encoding))) return false;
+      return !a->memspace == !b->memspace && (!a->memspace || attr_eq(a->memspace, b->memspace));
   }
   return false;
 }

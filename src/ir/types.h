@@ -17,6 +17,7 @@ typedef enum {
   TY_FUNCTION, /* (a, b) -> c */
   TY_NONE,     /* none */
   TY_OPAQUE,   /* any other dialect type (!sdy.foo<...>), kept as text */
+  TY_MEMREF,   /* memref<2x?xf32[, layout][, memory space]>: dims as TY_TENSOR; parsed and printed, not executed */
 } shl_type_kind;
 
 typedef struct shl_attr shl_attr;
@@ -40,7 +41,9 @@ struct shl_type {
   shl_dtype dtype;          /* TY_TENSOR, TY_SCALAR */
   int32_t rank;             /* TY_TENSOR; -1 when unranked */
   const int64_t *dims;      /* TY_TENSOR; SHL_DYN for '?' */
-  const shl_attr *encoding; /* TY_TENSOR: optional encoding (e.g. #stablehlo.bounds<...>) */
+  const shl_attr *encoding; /* TY_TENSOR: optional encoding (e.g. #stablehlo.bounds<...>);
+                               TY_MEMREF: the layout, NULL when it is the identity */
+  const shl_attr *memspace; /* TY_MEMREF: memory space, NULL for the default one */
   const shl_quant *quant;   /* dtype == DT_QUANT */
   uint32_t n_in, n_out;     /* TY_TUPLE (n_in elements) and TY_FUNCTION */
   const shl_type *const *in;

@@ -22,6 +22,7 @@
 #ifndef SHLOC_SUPPORT_SCALAR_H
 #define SHLOC_SUPPORT_SCALAR_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,28 @@
 #if defined(__F16C__)
 #include <immintrin.h>
 #endif
+
+/* ---- complex arithmetic -------------------------------------------------- */
+
+/* complex<f32> / complex<f64> elements as stored: real part first. */
+typedef struct {
+  float re, im;
+} cplx_f32;
+typedef struct {
+  double re, im;
+} cplx_f64;
+
+/* The complex product as XLA:CPU computes it: (ac - bd) + (bc + ad)i with one
+ * product of each part fused into an FMA (LLVM contracts XLA's expansion so),
+ * in the element type's precision.  Every path that multiplies complex
+ * numbers (elementwise multiply, scatter/reduce combiners, fused code) calls
+ * these, so they agree bit for bit. */
+static inline cplx_f32 cmul_f32(cplx_f32 x, cplx_f32 y) {
+  return (cplx_f32){fmaf(x.re, y.re, -(x.im * y.im)), fmaf(x.im, y.re, x.re * y.im)};
+}
+static inline cplx_f64 cmul_f64(cplx_f64 x, cplx_f64 y) {
+  return (cplx_f64){fma(x.re, y.re, -(x.im * y.im)), fma(x.im, y.re, x.re * y.im)};
+}
 
 /* ---- float format descriptions ------------------------------------------ */
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "dialects/sdy/sdy_text.h"
 #include "parser.h"
 #include "support/scalar.h"
 
@@ -389,6 +390,20 @@ static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
   shl_lexer after = p->lx;
   uint32_t depth = p->depth;
   shl_str dialect_name = {t.text.p + 1, t.text.n - 1};
+  if (has_body && str_starts(dialect_name, "sdy")) {
+    /* Brackets were checked above; the attributes Shardy defines are read
+     * structurally (and printed canonically), the others stay verbatim. */
+    p->lx = saved;
+    const shl_attr *a;
+    ST_TRY(sdy_parse_hash_attr(p, &a));
+    if (a) {
+      if (p->lx.p != after.p) return parse_error(p, "unexpected text at the end of '%.*s'", (int)t.text.n, t.text.p);
+      *out = a;
+      return NULL;
+    }
+    p->lx = after;
+    p->depth = depth;
+  }
   if (has_body && (str_starts(dialect_name, "stablehlo") || str_starts(dialect_name, "chlo") ||
                    str_starts(dialect_name, "mhlo"))) {
     /* Re-parse the body structurally; fall back to verbatim text on failure. */

@@ -42,12 +42,48 @@ static shl_status quant_type(shl_parser *p, shl_str text, shl_quant **out) {
 
 static shl_status element_after_prefix(shl_parser *p, const shl_type **out);
 
-/* Scans "2x?x3x" directly from the characters after "tensor<". */
-static shl_status tensor_type(shl_parser *p, const shl_type **out) {
+/* True for `affine_map<(d0, d1) -> (d0, d1)>`: the identity layout, which
+ * MLIR drops from memref types. */
+static bool affine_identity(const shl_attr *a) {
+  if (a->kind != AT_OPAQUE || a->type || !str_starts(a->u.str, "affine_map<(")) return false;
+  char buf[256];
+  size_t n = 0;
+  for (size_t i = 0; i < a->u.str.n; i++) {
+    if (a->u.str.p[i] == ' ') continue;
+    if (n + 1 >= sizeof buf) return false;
+    buf[n++] = a->u.str.p[i];
+  }
+  buf[n] = 0;
+  const char *dims = buf + strlen("affine_map<("), *close = strchr(dims, ')');
+  if (!close) return false;
+  size_t k = (size_t)(close - dims);
+  return strncmp(close, ")->(", 4) == 0 && strncmp(close + 4, dims, k) == 0 && strcmp(close + 4 + k, ")>") == 0;
+}
+
+/* `, layout` and/or `, memory space` of a memref type, kept as MLIR keeps
+ * them: an identity affine map and the default space 0 are dropped. */
+static shl_status memref_tail(shl_parser *p, shl_type *t) {
+  for (int i = 0; i < 2 && p_punct(p, ','); i++) {
+    shl_token at = *p_tok(p);
+    const shl_attr *a;
+    ST_TRY(p_attr(p, &a));
+    bool layout = a->kind == AT_OPAQUE && (str_starts(a->u.str, "affine_map<") || str_starts(a->u.str, "strided<"));
+    if (layout && (i || t->rank < 0)) return parse_error_at(p, &at, "a memref layout must come before its memory space");
+    if (layout) t->encoding = affine_identity(a) ? NULL : a;
+    else {
+      t->memspace = a->kind == AT_INT && !a->type && a->u.i == 0 ? NULL : a;
+      break;
+    }
+  }
+  return NULL;
+}
+
+/* Scans "2x?x3x" directly from the characters after "tensor<" / "memref<". */
+static shl_status tensor_type(shl_parser *p, shl_type_kind kind, const shl_type **out) {
   shl_lexer *lx = &p->lx;
   shl_token at = lx->tok; /* 'tensor' */
   const char *c = lx->p, *end = lx->end;
-  if (c >= end || *c != '<') return parse_error(p, "expected '<' after 'tensor'");
+  if (c >= end || *c != '<') return parse_error(p, "expected '<' after '%s'", kind == TY_MEMREF ? "memref" : "tensor");
   c++;
   int64_t dims_buf[16], *dims = dims_buf;
   int32_t rank = 0, cap = 16;
@@ -107,7 +143,7 @@ static shl_status tensor_type(shl_parser *p, const shl_type **out) {
                     (unsigned long long)p->limits->max_elements);
   const shl_type *elem;
   ST_TRY(element_after_prefix(p, &elem));
-  shl_type *t = new_type(p, TY_TENSOR);
+  shl_type *t = new_type(p, kind);
   if (!t) return st_oom();
   t->dtype = elem->dtype;
   t->quant = elem->quant;
@@ -118,7 +154,9 @@ static shl_status tensor_type(shl_parser *p, const shl_type **out) {
     memcpy(d, dims, (size_t)rank * sizeof *d);
     t->dims = d;
   }
-  if (p_punct(p, ',')) {
+  if (kind == TY_MEMREF) {
+    ST_TRY(memref_tail(p, t));
+  } else if (p_punct(p, ',')) {
     const shl_attr *enc;
     ST_TRY(p_attr(p, &enc));
     t->encoding = enc;
@@ -197,7 +235,7 @@ static shl_str simple_tensor_text(const shl_lexer *lx) {
  * repeat a few types thousands of times. */
 static shl_status tensor_type_shared(shl_parser *p, const shl_type **out) {
   shl_str key = simple_tensor_text(&p->lx);
-  if (!key.p) return tensor_type(p, out);
+  if (!key.p) return tensor_type(p, TY_TENSOR, out);
   if (!p->tensor_types.arena) strmap_init(&p->tensor_types, p->a); /* the parser starts zeroed */
   const shl_type *t = str_eq(key, p->last_tensor_text) ? p->last_tensor : strmap_get(&p->tensor_types, key);
   if (t) {
@@ -207,7 +245,7 @@ static shl_status tensor_type_shared(shl_parser *p, const shl_type **out) {
     *out = t;
     return NULL;
   }
-  ST_TRY(tensor_type(p, out));
+  ST_TRY(tensor_type(p, TY_TENSOR, out));
   return strmap_put(&p->tensor_types, key, (void *)*out) ? NULL : st_oom();
 }
 
@@ -219,6 +257,8 @@ shl_status p_type(shl_parser *p, const shl_type **out) {
     shl_dtype dt;
     if (str_eq_c(t.text, "tensor")) {
       st = tensor_type_shared(p, out);
+    } else if (str_eq_c(t.text, "memref")) {
+      st = tensor_type(p, TY_MEMREF, out);
     } else if ((dt = dtype_from_name(t.text.p, t.text.n))) {
       p_next(p);
       if (!p->scalar_types[dt]) {

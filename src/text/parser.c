@@ -476,7 +476,9 @@ shl_status parse_generic(shl_parser *p, op_state *os) {
     shl_named_attr *items;
     uint32_t n;
     ST_TRY(p_dict_items(p, &items, &n));
-    ST_TRY(os_attr_items(p, os, items, n, 0));
+    /* As MLIR does for a registered op, inherent attributes written in the
+     * discardable dictionary become properties (printed back in <{...}>). */
+    ST_TRY(os_attr_items(p, os, items, n, os->def->id == OP_UNKNOWN ? 0 : -1));
   }
   ST_TRY(p_expect(p, ':'));
   if (tok_punct(p_tok(p), '(')) return p_functional_type(p, os);

@@ -236,10 +236,12 @@ void print_after_all(shl_printer *pr, const shl_op *op) { print_tuple(pr, op); }
 shl_status parse_nullary(shl_parser *p, op_state *os) { return parse_tuple(p, os); }
 void print_nullary(shl_printer *pr, const shl_op *op) { print_tuple(pr, op); }
 
-/* stablehlo.optimization_barrier %a, %b : A, B */
+/* stablehlo.optimization_barrier {attrs} %a, %b : A, B (attributes also read after the operands) */
 shl_status parse_optimization_barrier(shl_parser *p, op_state *os) {
+  bool leading = tok_punct(p_tok(p), '{');
+  if (leading) ST_TRY(p_attr_dict(p, os));
   ST_TRY(p_operands(p, os, true));
-  ST_TRY(p_attr_dict(p, os));
+  if (!leading) ST_TRY(p_attr_dict(p, os));
   return os->n_operands ? pp_operand_type_list(p, os, true) : NULL;
 }
 

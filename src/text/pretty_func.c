@@ -247,19 +247,28 @@ static bool in_func_body(const shl_op *op) {
   return b && b->region && b->region->parent && op_is(b->region->parent, OP_FUNC);
 }
 
+/* func.return, sdy.return and stablehlo.optimization_barrier print
+ * `attr-dict operands`, stablehlo.return `operands attr-dict`; either order is read. */
+static bool attrs_first(const shl_op *op) {
+  return op_is(op, OP_FUNC_RETURN) || op_is(op, OP_SDY_RETURN) || op_is(op, OP_OPTIMIZATION_BARRIER);
+}
+
 shl_status parse_return(shl_parser *p, op_state *os) {
+  bool leading = tok_punct(p_tok(p), '{');
+  if (leading) ST_TRY(p_attr_dict(p, os));
   ST_TRY(p_operands(p, os, true));
-  ST_TRY(p_attr_dict(p, os));
+  if (!leading) ST_TRY(p_attr_dict(p, os));
   return os->n_operands ? pp_operand_type_list(p, os, false) : NULL;
 }
 
 void print_return(shl_printer *pr, const shl_op *op) {
   pr_puts(pr, op_is(op, OP_FUNC_RETURN) && in_func_body(op) ? "return" : op->def->name);
+  if (attrs_first(op)) pr_attr_dict(pr, op, NULL);
   if (op->n_operands) {
     pr_puts(pr, " ");
     pr_values(pr, op->operands, op->n_operands);
   }
-  pr_attr_dict(pr, op, NULL);
+  if (!attrs_first(op)) pr_attr_dict(pr, op, NULL);
   if (op->n_operands) {
     pr_puts(pr, " : ");
     for (uint32_t i = 0; i < op->n_operands; i++) {

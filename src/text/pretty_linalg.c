@@ -497,6 +497,14 @@ shl_status parse_top_k(shl_parser *p, op_state *os) {
   ST_TRY(pp_operands_comma(p, os, 1));
   ST_TRY(pp_expect_kw_eq(p, "k"));
   ST_TRY(pp_int_attr(p, os, "k", &pp_i64));
+  if (p_punct(p, ',')) {
+    ST_TRY(pp_expect_kw_eq(p, "is_stable"));
+    shl_token at = *p_tok(p);
+    const shl_attr *b;
+    ST_TRY(p_attr(p, &b));
+    if (b->kind != AT_BOOL) return parse_error_at(p, &at, "expected 'true' or 'false'");
+    ST_TRY(os_attr(p, os, "is_stable", b));
+  }
   ST_TRY(p_expect(p, ')'));
   ST_TRY(p_attr_dict(p, os));
   ST_TRY(p_expect(p, ':'));
@@ -514,10 +522,11 @@ shl_status parse_top_k(shl_parser *p, op_state *os) {
   return os_result(p, os, i);
 }
 
-static const char *const top_k_elide[] = {"k", NULL};
+static const char *const top_k_elide[] = {"k", "is_stable", NULL};
 
 void print_top_k(shl_printer *pr, const shl_op *op) {
-  if (!pp_has_int(op, "k") || op->n_operands != 1 || op->n_results != 2) {
+  const shl_attr *stable = op_attr(op, "is_stable");
+  if (!pp_has_int(op, "k") || op->n_operands != 1 || op->n_results != 2 || (stable && stable->kind != AT_BOOL)) {
     pr_generic_op(pr, op);
     return;
   }
@@ -525,6 +534,9 @@ void print_top_k(shl_printer *pr, const shl_op *op) {
   pr_value(pr, op->operands[0]);
   pr_puts(pr, ", k = ");
   pr_attr_bare(pr, op_attr(op, "k"));
+  /* is_stable (default true) sits in the parentheses when it is not the default */
+  const shl_attr *st = op_attr(op, "is_stable");
+  if (st && st->kind == AT_BOOL && !st->u.b) pr_puts(pr, ", is_stable = false");
   pr_puts(pr, ")");
   pr_attr_dict(pr, op, top_k_elide);
   pr_puts(pr, " : ");

@@ -76,6 +76,52 @@ shl_status print_dense_value(const shl_type *t, const void *data, size_t nbytes,
   return finish(&pr, out, out_len);
 }
 
+static void newline_indent(shl_printer *pr, int n) {
+  pr_puts(pr, "\n");
+  for (int i = 0; i < n; i++) pr_puts(pr, "  ");
+}
+
+/* The dimensions from `dim` on, at element offset `off`: a bracketed list
+ * on its own line, indented `dim + 1` levels. */
+static void interp_dims(shl_printer *pr, const shl_type *t, shl_dtype dt, const uint8_t *d, int dim, int64_t off) {
+  newline_indent(pr, dim + 1);
+  pr_puts(pr, "[");
+  int64_t inner = 1;
+  for (int k = dim + 1; k < t->rank; k++) inner *= t->dims[k];
+  for (int64_t i = 0; i < t->dims[dim] && !pr->oom; i++) {
+    if (dim + 1 == t->rank) {
+      if (i) pr_puts(pr, ", ");
+      element(pr, dt, d + (size_t)(off + i) * dtype_bytes(dt));
+    } else {
+      interp_dims(pr, t, dt, d, dim + 1, off + i * inner);
+      if (i + 1 < t->dims[dim]) pr_puts(pr, ",");
+    }
+  }
+  if (dim + 1 < t->rank && t->dims[dim] > 0) newline_indent(pr, dim + 1);
+  pr_puts(pr, "]");
+}
+
+shl_status print_interpreter_value(const shl_type *t, const void *data, size_t nbytes, char **out, size_t *out_len) {
+  *out = NULL;
+  if (out_len) *out_len = 0;
+  int64_t count = type_num_elements(t);
+  shl_dtype dt = type_storage_dtype(t);
+  size_t sz = dtype_bytes(dt);
+  if (t->kind != TY_TENSOR || count < 0 || !sz || (uint64_t)count * sz != nbytes)
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "cannot print %zu bytes as a value of this type", nbytes);
+  shl_printer pr = {0};
+  pr_type(&pr, t);
+  pr_puts(&pr, " {");
+  if (t->rank == 0) {
+    element(&pr, dt, data);
+  } else {
+    interp_dims(&pr, t, dt, data, 0, 0);
+    pr_puts(&pr, "\n");
+  }
+  pr_puts(&pr, "}");
+  return finish(&pr, out, out_len);
+}
+
 shl_status print_type_text(const shl_type *t, char **out) {
   shl_printer pr = {0};
   pr_type(&pr, t);

@@ -11,6 +11,15 @@
  * *out is malloc'd and NUL-terminated. */
 shl_status print_dense_value(const shl_type *t, const void *data, size_t nbytes, char **out, size_t *out_len);
 
+/* `data` as the StableHLO reference interpreter prints a tensor
+ * (interpreter.print, results of stablehlo-translate --interpret): the type,
+ * then the elements in nested brackets, one dimension per line, indented by
+ * two spaces per level:
+ *   tensor<2x2xi8> {\n  [\n    [1, 2],\n    [3, 4]\n  ]\n}
+ * rank 0 gives `tensor<i8> {1}`, an empty dimension `[]`.  Elements read as
+ * in dense literals.  *out is malloc'd and NUL-terminated. */
+shl_status print_interpreter_value(const shl_type *t, const void *data, size_t nbytes, char **out, size_t *out_len);
+
 /* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
 shl_status print_type_text(const shl_type *t, char **out);
 

@@ -196,11 +196,35 @@ static const char *suggest_result(const shl_op *op, uint32_t i) {
   }
 }
 
-static void name_region(name_table *nt, const shl_region *r, const char *entry_suggest);
+/* Entry-block argument names the op's pretty form suggests (MLIR's
+ * getAsmBlockArgumentNames): while's iterArg, scan's input/carry. */
+static const char *suggest_arg(const shl_op *op, uint32_t i) {
+  if (!op) return NULL;
+  if (op_is(op, OP_WHILE)) return "iterArg";
+  if (op_is(op, OP_CHLO_SCAN)) {
+    /* inputs first, then carries (one per result beyond the outputs) */
+    const shl_attr *seg = op_attr(op, "operandSegmentSizes");
+    int64_t n_in[2];
+    size_t n = 0;
+    bool ok = seg && attr_as_ints(seg, n_in, 2, &n) && n == 2;
+    return ok && i >= (uint64_t)n_in[0] ? "carry" : "input";
+  }
+  return NULL;
+}
 
-static void name_block_args(name_table *nt, const shl_block *b, const char *suggest) {
-  for (uint32_t i = 0; i < b->n_args; i++)
+/* Isolated ops whose numbering starts afresh: func and module, which have no
+ * results and sit where no values precede them, so restarting is what MLIR's
+ * carried-over counters amount to.  Other isolated ops (chlo.scan) continue
+ * the enclosing numbering, as MLIR does. */
+static bool naming_root(const shl_op *op) { return (op->def->traits & T_ISO) && op->n_results == 0; }
+
+static void name_region(name_table *nt, const shl_region *r, const shl_op *owner);
+
+static void name_block_args(name_table *nt, const shl_block *b, const shl_op *owner) {
+  for (uint32_t i = 0; i < b->n_args; i++) {
+    const char *suggest = suggest_arg(owner, i);
     set_name(&b->args[i], suggest ? unique_name(nt, suggest) : numbered(nt, true, nt->next_arg++));
+  }
 }
 
 static void name_ops(name_table *nt, const shl_block *b) {
@@ -231,13 +255,13 @@ static void name_ops(name_table *nt, const shl_block *b) {
     }
   }
   for (const shl_op *op = b->first; op; op = op->next) {
-    if (op->def->traits & T_ISO) continue; /* named when printed */
+    if (naming_root(op)) continue; /* named when printed */
     for (uint32_t r = 0; r < op->n_regions; r++) {
       uint32_t sv = nt->next_value, sa = nt->next_arg, sc = nt->next_conflict;
       size_t su = nt->undo_len;
       /* Both regions of a while restart from the same counters, so cond
        * and body arguments get the same names, as the pretty form requires. */
-      name_region(nt, &op->regions[r], op_is(op, OP_WHILE) ? "iterArg" : NULL);
+      name_region(nt, &op->regions[r], op);
       nt->next_value = sv;
       nt->next_arg = sa;
       nt->next_conflict = sc;
@@ -246,9 +270,9 @@ static void name_ops(name_table *nt, const shl_block *b) {
   }
 }
 
-/* Names the entry block's arguments from entry_suggest (NULL: numbered). */
-static void name_region(name_table *nt, const shl_region *r, const char *entry_suggest) {
-  for (uint32_t i = 0; i < r->n_blocks; i++) name_block_args(nt, r->blocks[i], i ? NULL : entry_suggest);
+/* Names the entry block's arguments as `owner` suggests (numbered otherwise). */
+static void name_region(name_table *nt, const shl_region *r, const shl_op *owner) {
+  for (uint32_t i = 0; i < r->n_blocks; i++) name_block_args(nt, r->blocks[i], i ? NULL : owner);
   for (uint32_t i = 0; i < r->n_blocks; i++) name_ops(nt, r->blocks[i]);
 }
 
@@ -304,19 +328,24 @@ static void type_list(shl_printer *pr, const shl_type *const *ts, uint32_t n) {
   }
 }
 
+/* `2x?xf32` of a tensor or memref type (`*xf32` when unranked). */
+static void shape_and_elem(shl_printer *pr, const shl_type *t) {
+  if (t->rank < 0) pr_puts(pr, "*x");
+  for (int i = 0; i < t->rank; i++) {
+    if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
+    else {
+      pr_int(pr, (long long)t->dims[i]);
+      pr_putn(pr, "x", 1);
+    }
+  }
+  pr_elem_type(pr, t);
+}
+
 void pr_type(shl_printer *pr, const shl_type *t) {
   switch (t->kind) {
     case TY_TENSOR:
       pr_puts(pr, "tensor<");
-      if (t->rank < 0) pr_puts(pr, "*x");
-      for (int i = 0; i < t->rank; i++) {
-        if (t->dims[i] == SHL_DYN) pr_puts(pr, "?x");
-        else {
-          pr_int(pr, (long long)t->dims[i]);
-          pr_putn(pr, "x", 1);
-        }
-      }
-      pr_elem_type(pr, t);
+      shape_and_elem(pr, t);
       if (t->encoding) {
         pr_puts(pr, ", ");
         pr_attr(pr, t->encoding);
@@ -351,6 +380,20 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       return;
     case TY_OPAQUE:
       pr_str(pr, t->text);
+      return;
+    case TY_MEMREF:
+      pr_puts(pr, "memref<");
+      shape_and_elem(pr, t);
+      if (t->encoding) {
+        pr_puts(pr, ", ");
+        pr_attr(pr, t->encoding);
+      }
+      if (t->memspace) { /* an i64 integer space prints without its type, as MLIR elides it */
+        pr_puts(pr, ", ");
+        if (t->memspace->kind == AT_INT && !t->memspace->type) pr_attr_bare(pr, t->memspace);
+        else pr_attr(pr, t->memspace);
+      }
+      pr_puts(pr, ">");
       return;
   }
 }
@@ -564,6 +607,26 @@ static void pr_named_list(shl_printer *pr, const shl_named_attr *items, uint32_t
   }
 }
 
+/* #chlo.ragged_dot<...> as upstream prints it: fields in declaration order,
+ * empty lists left out. */
+static void pr_ragged_dot_dims(shl_printer *pr, const shl_attr *a) {
+  static const char *const order[] = {"lhs_batching_dimensions",    "rhs_batching_dimensions",
+                                      "lhs_contracting_dimensions", "rhs_contracting_dimensions",
+                                      "lhs_ragged_dimensions",      "rhs_group_dimensions"};
+  const char *sep = "";
+  for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
+    const shl_attr *f = attr_struct_field(a, order[k]);
+    size_t n = 0;
+    if (!f || (attr_as_ints(f, NULL, 0, &n) && n == 0)) continue;
+    pr_puts(pr, sep);
+    pr_puts(pr, order[k]);
+    pr_puts(pr, " = ");
+    if (f->kind == AT_INTLIST) pr_attr_bare(pr, f);
+    else pr_attr(pr, f);
+    sep = ", ";
+  }
+}
+
 void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
   switch (a->kind) {
     case AT_INT:
@@ -721,6 +784,7 @@ void pr_attr(shl_printer *pr, const shl_attr *a) {
       pr_str(pr, a->u.st.name);
       pr_puts(pr, "<");
       if (str_eq_c(a->u.st.name, "stablehlo.conv")) pr_conv_dims(pr, a);
+      else if (str_eq_c(a->u.st.name, "chlo.ragged_dot")) pr_ragged_dot_dims(pr, a);
       else pr_struct_fields(pr, a);
       pr_puts(pr, ">");
       return;
@@ -817,7 +881,7 @@ static const print_fn print_table[OP_COUNT] = {
 static void print_op(shl_printer *pr, const shl_op *op) {
   name_table *nt = pr->names;
   size_t saved_undo = nt->undo_len;
-  if (op->def->traits & T_ISO) names_begin_isolated(nt, op);
+  if (naming_root(op)) names_begin_isolated(nt, op);
   if (op->n_results) {
     const char *first = name_str(nt, op->results[0].id);
     bool grouped = op->n_results > 1 && first && strchr(first, '#');
@@ -835,7 +899,7 @@ static void print_op(shl_printer *pr, const shl_op *op) {
   if (pr->flags & SHLOC_PRINT_GENERIC) pr_generic_op(pr, op);
   else print_table[op_id(op)](pr, op);
   pr_loc(pr, op);
-  if (op->def->traits & T_ISO)
+  if (naming_root(op))
     while (nt->undo_len > saved_undo) strmap_put(&nt->used, nt->undo[--nt->undo_len], NULL);
 }
 

@@ -71,7 +71,8 @@ static void ttype(tbuf *t, const shl_type *ty, int depth) {
   char num[32];
   switch (ty->kind) {
     case TY_TENSOR:
-      tputs(t, "tensor<");
+    case TY_MEMREF:
+      tputs(t, ty->kind == TY_MEMREF ? "memref<" : "tensor<");
       if (ty->rank < 0) tputs(t, "*x");
       for (int32_t i = 0; i < ty->rank && t->n < VFY_BUF - 1; i++) {
         if (ty->dims[i] < 0) tputs(t, "?x");

@@ -135,6 +135,12 @@ shl_status vfy_reducer(const shl_op *op, uint32_t r, const shl_type *const *inpu
 
 /* ---- shared op rules ---- */
 
+/* dot_general's dimension numbers (a struct with lhs/rhs_batching_dimensions
+ * and lhs/rhs_contracting_dimensions) for operand types l and r: counts,
+ * ranges, no overlap, matching sizes; also used by chlo.ragged_dot. */
+shl_status vfy_dot_dims(const shl_op *op, const shl_type *l, const shl_type *r, const shl_attr *dn, vfy_ints *lb,
+                        vfy_ints *rb, vfy_ints *lc, vfy_ints *rc);
+
 /* gather and dynamic_gather (operand, start indices, ...): dimension numbers
  * and result shape; `slice_sizes` NULL when they are not known statically. */
 shl_status vfy_gather_like(const shl_op *op, const vfy_ints *slice_sizes);

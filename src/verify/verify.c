@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "dialects/sdy/sdy.h"
+
 static const verify_fn verify_table[OP_COUNT] = {
 #define OP(id, name, traits, syn, ver, ker) [OP_##id] = verify_##ver,
 #include "ir/ops.def"
@@ -71,6 +73,7 @@ static shl_status verify_op(scope *sc, const shl_op *op) {
   sc->token = outer;
   ST_TRY(st);
   ST_TRY(verify_table[op_id(op)](sc->vc, op));
+  ST_TRY(sdy_verify_op_attrs(sc->vc->m, op));
   for (uint32_t i = 0; i < op->n_results; i++) ST_TRY(define(sc, &op->results[i]));
   return NULL;
 }

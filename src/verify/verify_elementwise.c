@@ -72,6 +72,18 @@ shl_status verify_binary_float(const verify_ctx *vc, const shl_op *op) {
   return ew(op, 2, EK_FLOAT | EK_COMPLEX | EK_QUANT, FP_DESC);
 }
 
+/* chlo.mulhi: 2- to 64-bit integers (not i1), one type for all. */
+shl_status verify_mulhi(const verify_ctx *vc, const shl_op *op) {
+  (void)vc;
+  return ew(op, 2, EK_INT, "2/4/8/16/32/64-bit integer");
+}
+
+/* chlo._asin_acos_kernel: complex in, the same complex type out. */
+shl_status verify_asin_acos_kernel(const verify_ctx *vc, const shl_op *op) {
+  (void)vc;
+  return ew(op, 1, EK_COMPLEX, "complex");
+}
+
 shl_status verify_abs(const verify_ctx *vc, const shl_op *op) {
   (void)vc;
   ST_TRY(vfy_all_tensors(op, 1, 1));

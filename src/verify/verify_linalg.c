@@ -4,13 +4,8 @@
 
 /* ------------------------------------------------------------------ dot */
 
-shl_status verify_dot_general(const verify_ctx *vc, const shl_op *op) {
-  (void)vc;
-  ST_TRY(vfy_all_tensors(op, 2, 1));
-  ST_TRY(vfy_precision_config(op));
-  const shl_type *l = vfy_otype(op, 0), *r = vfy_otype(op, 1);
-  const shl_attr *dn;
-  ST_TRY(vfy_struct_attr(op, "dot_dimension_numbers", &dn));
+shl_status vfy_dot_dims(const shl_op *op, const shl_type *l, const shl_type *r, const shl_attr *dn, vfy_ints *lb_,
+                        vfy_ints *rb_, vfy_ints *lc_, vfy_ints *rc_) {
   vfy_ints lb, rb, lc, rc;
   ST_TRY(vfy_ints_field(op, dn, "lhs_batching_dimensions", true, &lb));
   ST_TRY(vfy_ints_field(op, dn, "rhs_batching_dimensions", true, &rb));
@@ -18,6 +13,10 @@ shl_status verify_dot_general(const verify_ctx *vc, const shl_op *op) {
   ST_TRY(vfy_ints_field(op, dn, "rhs_contracting_dimensions", true, &rc));
   if (lb.n != rb.n) return VFY_ERR(op, "lhs and rhs should have the same number of batching dimensions");
   if (lc.n != rc.n) return VFY_ERR(op, "lhs and rhs should have the same number of contracting dimensions");
+  *lb_ = lb;
+  *rb_ = rb;
+  *lc_ = lc;
+  *rc_ = rc;
   const shl_type *sides[2] = {l, r};
   const vfy_ints *bat[2] = {&lb, &rb}, *con[2] = {&lc, &rc};
   for (int s = 0; s < 2; s++) {
@@ -36,6 +35,21 @@ shl_status verify_dot_general(const verify_ctx *vc, const shl_op *op) {
   for (size_t i = 0; i < lc.n; i++)
     if (!vfy_dims_compat(l->dims[vfy_int_at(&lc, i)], r->dims[vfy_int_at(&rc, i)]))
       return VFY_ERR(op, "contracting dimension sizes must match for lhs/rhs (%s and %s)", vfy_tstr(l), vfy_tstr(r));
+  return NULL;
+}
+
+shl_status verify_dot_general(const verify_ctx *vc, const shl_op *op) {
+  (void)vc;
+  ST_TRY(vfy_all_tensors(op, 2, 1));
+  ST_TRY(vfy_precision_config(op));
+  const shl_type *l = vfy_otype(op, 0), *r = vfy_otype(op, 1);
+  const shl_attr *dn;
+  ST_TRY(vfy_struct_attr(op, "dot_dimension_numbers", &dn));
+  vfy_ints lb, rb, lc, rc;
+  ST_TRY(vfy_dot_dims(op, l, r, dn, &lb, &rb, &lc, &rc));
+  if (l->rank < 0 || r->rank < 0) return NULL;
+  const shl_type *sides[2] = {l, r};
+  const vfy_ints *bat[2] = {&lb, &rb}, *con[2] = {&lc, &rc};
   /* batch dims, then lhs free dims, then rhs free dims */
   vfy_shape sh;
   if (!vfy_shape_init(&sh, (int64_t)l->rank + r->rank - (int64_t)(lb.n + lc.n + rb.n + rc.n) + (int64_t)lb.n))

@@ -41,6 +41,11 @@ shl_status verify_constant_like(const verify_ctx *vc, const shl_op *op) {
   ST_TRY(vfy_all_tensors(op, 1, 1));
   const shl_attr *v = op_attr(op, "value");
   if (!v) return VFY_ERR(op, "requires attribute 'value'");
+  /* The scalar value's type is the result's element type (upstream's rule). */
+  shl_dtype vt = v->kind == AT_BOOL ? DT_I1 : v->kind == AT_INT ? (v->type ? v->type->dtype : DT_I64)
+               : v->kind == AT_FLOAT ? v->type->dtype : DT_INVALID;
+  if (vt != DT_INVALID && vfy_rtype(op, 0)->dtype != vt)
+    return VFY_ERR(op, "value's type doesn't match element return type");
   return vfy_expect_same_shape(op, "result", vfy_rtype(op, 0), "operand #0", vfy_otype(op, 0));
 }
 
@@ -90,8 +95,10 @@ shl_status verify_rng_bit_generator(const verify_ctx *vc, const shl_op *op) {
   int alg;
   ST_TRY(vfy_enum_attr(op, "rng_algorithm", false, algs, &alg));
   const shl_type *s = vfy_otype(op, 0), *os = vfy_rtype(op, 0), *out = vfy_rtype(op, 1);
-  ST_TRY(vfy_rank(op, "initial state", s, 1));
-  ST_TRY(vfy_elem_in(op, "initial state", s, EK_INT, "integer"));
+  /* Upstream's rule: an int or float state of any rank whose shape the
+   * output state matches (so a rank-0 state verifies; the kernel rejects
+   * what XLA:CPU cannot run).  A 1-D state keeps the spec's sizes (C2). */
+  ST_TRY(vfy_elem_in(op, "initial state", s, EK_INT | EK_FLOAT, "integer or floating-point"));
   ST_TRY(vfy_expect_compat(op, "initial state", s, "output state", os));
   ST_TRY(vfy_elem_in(op, "output", out, EK_INT | EK_FLOAT, "integer or floating-point"));
   int64_t n = s->rank == 1 ? s->dims[0] : SHL_DYN;
@@ -180,6 +187,8 @@ shl_status verify_top_k(const verify_ctx *vc, const shl_op *op) {
   int64_t k;
   ST_TRY(vfy_int_attr(op, "k", false, 0, &k));
   if (k < 0) return VFY_ERR(op, "k must be non-negative, got %lld", (long long)k);
+  bool stable;
+  ST_TRY(vfy_bool_attr(op, "is_stable", true, &stable));
   const shl_type *a = vfy_otype(op, 0), *vals = vfy_rtype(op, 0), *idx = vfy_rtype(op, 1);
   if (!vfy_elem_compat(a, vals))
     return VFY_ERR(op, "values type %s must have the element type of operand type %s", vfy_tstr(vals), vfy_tstr(a));

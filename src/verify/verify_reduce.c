@@ -164,7 +164,13 @@ shl_status verify_select_and_scatter(const verify_ctx *vc, const shl_op *op) {
   ST_TRY(vfy_reducer(op, 1, in, inits, 1, &term));
   window w;
   ST_TRY(window_attrs(op, a->rank, false, &w));
-  ST_TRY(vfy_expect_compat(op, "operand #0", a, "result", vfy_rtype(op, 0)));
+  /* The result takes the operand's shape and the scatter body's element
+   * type, which may be a promoted one (spec C11-C12). */
+  const shl_type *r = vfy_rtype(op, 0);
+  ST_TRY(vfy_expect_same_shape(op, "operand #0", a, "result", r));
+  if (term->n_operands == 1 && vfy_is_tensor(vfy_otype(term, 0)) && !vfy_elem_compat(vfy_otype(term, 0), r))
+    return VFY_ERR(op, "result type %s must have the element type of the scatter body's result %s", vfy_tstr(r),
+                   vfy_tstr(vfy_otype(term, 0)));
   if (!vfy_elem_compat_fp(src, a))
     return VFY_ERR(op, "source type %s must have the element type of operand type %s", vfy_tstr(src), vfy_tstr(a));
   if (a->rank < 0) return NULL;

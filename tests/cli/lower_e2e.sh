@@ -7,17 +7,17 @@
 # Then the same with a handler error, which must abort with the handler's
 # message.  Last, tests/data/lower_e2e/conventions.mlir checks the calling
 # conventions in compiled code: no result, several results, layouts, aliases,
-# a legacy function, side-effect order.  Skipped (exit 0) when the tools are
-# missing.
+# a legacy function, side-effect order.  Reported as skipped (exit 77) when the
+# tools are missing.
 SHLOC=${1:?usage: lower_e2e.sh SHLOC}
 SRC=${SHLOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 EX=$SRC/examples/rms_norm
 LIBSHLOC=$(dirname "$SHLOC")/libshloc.a
 CC=${CC:-cc}
 for tool in mlir-opt-22 mlir-translate-22 "$CC"; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not installed"; exit 0; }
+  command -v "$tool" >/dev/null 2>&1 || { echo "skipped: $tool not installed"; exit 77; }
 done
-[ -f "$LIBSHLOC" ] || { echo "skipped: no $LIBSHLOC"; exit 0; }
+[ -f "$LIBSHLOC" ] || { echo "skipped: no $LIBSHLOC"; exit 77; }
 # A clang that reads LLVM 22 IR: clang-22, or an older clang told that
 # pointers are opaque (LLVM 15+ default; 14 needs the flag).
 if command -v clang-22 >/dev/null 2>&1; then
@@ -27,7 +27,7 @@ elif command -v clang >/dev/null 2>&1; then
   if [ "$major" -lt 15 ]; then CLANG="clang -mllvm -opaque-pointers -Wno-override-module"
   else CLANG="clang -Wno-override-module"; fi
 else
-  echo "skipped: clang not installed"; exit 0
+  echo "skipped: clang not installed"; exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

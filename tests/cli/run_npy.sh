@@ -1,13 +1,14 @@
 #!/bin/sh
 # shloc run: .npy inputs and outputs for every descr family, --print literals,
 # --repeat/--time, and the errors for wrong inputs and options.
-# Needs python3 with numpy (Debian python3-numpy); skipped without it.
+# Needs python3 with numpy (Debian python3-numpy); reported as skipped (exit 77)
+# without it.
 SHLOC=$1
 PY=
 for p in python3 /usr/bin/python3; do
   if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
 done
-[ -n "$PY" ] || { echo "python3 with numpy not available; skipped"; exit 0; }
+[ -n "$PY" ] || { echo "skipped: python3 with numpy not available"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -92,8 +93,16 @@ assert o[3].shape == () and int(o[3]) == -3
 assert o[4].shape == (0, 2)
 assert o[5].tolist() == [7, 255] and o[6].tolist() == [1.0, -2.0]
 EOF
-"$SHLOC" run types.mlir -i bf_u2.npy -i f8.npy -i c.npy -i i4.npy -i empty.npy -i u8.npy --print > /dev/null ||
-  fail "bf16 from '<u2'"
+# The same bf16 bits from '<u2': [1, -2.5, 3] doubled, and passed through unchanged.
+"$SHLOC" run types.mlir -i bf_u2.npy -i f8.npy -i c.npy -i i4.npy -i empty.npy -i u8.npy -o u0.npy -o u1.npy \
+  -o u2.npy -o u3.npy -o u4.npy -o u5.npy -o u6.npy --print > u2.txt || fail "bf16 from '<u2'"
+grep -qxF 'dense<[2.000000e+00, -5.000000e+00, 6.000000e+00]> : tensor<3xbf16>' u2.txt ||
+  { cat u2.txt; fail "bf16 from '<u2': values"; }
+"$PY" - <<'EOF2' || fail "bf16 from '<u2': output"
+import numpy as np
+bits = np.load("u0.npy").view(np.uint16).astype(np.uint32) << 16
+assert bits.view(np.float32).tolist() == [2.0, -5.0, 6.0], bits
+EOF2
 
 # --repeat/--time: one timing line on stderr, outputs from the last run.
 "$SHLOC" run add.mlir -i a.npy -i b.npy -o sum.npy -o gt.npy --repeat 3 --time > out.txt 2> err.txt || fail "--repeat"

@@ -176,7 +176,7 @@ static void test_rich_module_round_trips(void **state) {
 static void test_every_prefix(void **state) {
   (void)state;
   size_t n = strlen(rich_module);
-  size_t ok = 0;
+  size_t ok = 0, verified = 0;
   for (size_t len = 0; len <= n; len++) {
     /* An exact-size heap copy so that ASan sees any read past the end. */
     char *copy = malloc(len ? len : 1);
@@ -194,14 +194,28 @@ static void test_every_prefix(void **state) {
       shloc_status_free(st);
     } else {
       ok++;
-      shloc_status_free(shloc_module_verify(m));
-      free(print(m, 0));
+      /* The whole module is valid; a shorter prefix that parses (the empty
+       * module, or the module minus trailing whitespace) is valid too, or
+       * fails verification with a located message. */
+      shloc_status vs = shloc_module_verify(m);
+      if (vs) {
+        const char *file;
+        int line, col;
+        shloc_status_location(vs, &file, &line, &col);
+        if (len == n || line < 1 || !shloc_status_message(vs)[0])
+          fail_msg("prefix of %zu/%zu bytes: verify: %s at %d:%d", len, n, shloc_status_message(vs), line, col);
+        shloc_status_free(vs);
+      } else {
+        verified++;
+        free(print(m, 0)); /* pretty printers may rely on verified structure */
+      }
       free(print(m, SHLOC_PRINT_GENERIC | SHLOC_PRINT_DEBUGINFO));
       shloc_module_destroy(m);
     }
     free(copy);
   }
   assert_true(ok >= 2); /* the empty input and the whole module at least */
+  assert_true(verified >= 2);
 }
 
 /* ---- limits --------------------------------------------------------------- */

@@ -1,5 +1,14 @@
 /* rng_bit_generator bit kernels: Random123 known-answer vectors, values taken
- * from the conformance suite's XLA:CPU outputs, and XLA's output layouts. */
+ * from the conformance suite's XLA:CPU outputs, and XLA's output layouts.
+ *
+ * Expected values never come from the code under test: the layout tests use
+ * block functions written here from the Random123 paper's definitions
+ * (Salmon et al., SC'11: Threefry-2x32 with 20 rounds, Philox-4x32 with 10),
+ * themselves checked against Random123's known-answer vectors below, and
+ * XLA's layout as openxla/xla's RngBitGeneratorExpander and prng.cc define it
+ * (THREE_FRY state {key, counter}; PHILOX u64[3] {key, lo, hi}, u64[2] the
+ * reversed state as counter, i.e. {lo = state[1], hi = state[0] = key}, and
+ * only its first word written back). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +19,45 @@
 
 #include "exec/rng_bits.h"
 
-/* ---- block functions against Random123's kat_vectors ---- */
+/* ---- test-local block functions, from the Random123 definitions ---- */
+
+static uint32_t rotl32(uint32_t x, unsigned r) { return (x << r) | (x >> (32 - r)); }
+
+/* Threefry-2x32, 20 rounds: rotation constants R_32x2, key schedule parity
+ * constant 0x1BD11BDA, a key injection after every 4 rounds. */
+static void ref_threefry(const uint32_t key[2], uint32_t x[2]) {
+  static const unsigned rot[8] = {13, 15, 26, 6, 17, 29, 16, 24};
+  const uint32_t ks[3] = {key[0], key[1], 0x1BD11BDAu ^ key[0] ^ key[1]};
+  x[0] += ks[0];
+  x[1] += ks[1];
+  for (unsigned r = 0; r < 20; r++) {
+    x[0] += x[1];
+    x[1] = rotl32(x[1], rot[r % 8]);
+    x[1] ^= x[0];
+    if (r % 4 == 3) {
+      unsigned i = r / 4 + 1;
+      x[0] += ks[i % 3];
+      x[1] += ks[(i + 1) % 3] + i;
+    }
+  }
+}
+
+/* Philox-4x32, 10 rounds: multipliers 0xD2511F53 / 0xCD9E8D57, Weyl key
+ * increments 0x9E3779B9 / 0xBB67AE85 between rounds. */
+static void ref_philox(const uint32_t key[2], uint32_t x[4]) {
+  uint32_t k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; r++) {
+    if (r) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    uint64_t p0 = (uint64_t)0xD2511F53u * x[0], p1 = (uint64_t)0xCD9E8D57u * x[2];
+    uint32_t y[4] = {(uint32_t)(p1 >> 32) ^ x[1] ^ k0, (uint32_t)p1, (uint32_t)(p0 >> 32) ^ x[3] ^ k1, (uint32_t)p0};
+    memcpy(x, y, sizeof y);
+  }
+}
+
+/* ---- block functions (shloc's and the test's) against Random123's kat_vectors ---- */
 
 static void test_threefry_kat(void **state) {
   (void)state;
@@ -22,10 +69,13 @@ static void test_threefry_kat(void **state) {
       {{0x243f6a88, 0x85a308d3}, {0x13198a2e, 0x03707344}, {0xc4923a9c, 0x483df7a0}},
   };
   for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
-    uint32_t x[2] = {kat[i].ctr[0], kat[i].ctr[1]};
+    uint32_t x[2] = {kat[i].ctr[0], kat[i].ctr[1]}, r[2] = {kat[i].ctr[0], kat[i].ctr[1]};
     rng_threefry2x32_20(kat[i].key, x);
+    ref_threefry(kat[i].key, r);
     assert_int_equal(x[0], kat[i].want[0]);
     assert_int_equal(x[1], kat[i].want[1]);
+    assert_int_equal(r[0], kat[i].want[0]);
+    assert_int_equal(r[1], kat[i].want[1]);
   }
 }
 
@@ -41,10 +91,13 @@ static void test_philox_kat(void **state) {
        {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
   };
   for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
-    uint32_t x[4];
+    uint32_t x[4], r[4];
     memcpy(x, kat[i].ctr, sizeof x);
+    memcpy(r, kat[i].ctr, sizeof r);
     rng_philox4x32_10(kat[i].key, x);
+    ref_philox(kat[i].key, r);
     for (int k = 0; k < 4; k++) assert_int_equal(x[k], kat[i].want[k]);
+    for (int k = 0; k < 4; k++) assert_int_equal(r[k], kat[i].want[k]);
   }
 }
 
@@ -101,7 +154,7 @@ static void test_threefry_u32_3x2(void **state) {
 static uint32_t tf_word(uint64_t key, uint64_t c, int w) {
   const uint32_t k[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
   uint32_t x[2] = {(uint32_t)c, (uint32_t)(c >> 32)};
-  rng_threefry2x32_20(k, x);
+  ref_threefry(k, x);
   return x[w];
 }
 
@@ -248,9 +301,9 @@ static void test_philox_multi_block_carry(void **state) {
   assert_true(rng_bits_generate(RNG_ALG_PHILOX, st, 3, dims, 1, 64, out, so));
   const uint32_t k[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
   uint32_t b0[4] = {~0u, ~0u, 5, 0}, b1[4] = {0, 0, 6, 0}, b2[4] = {1, 0, 6, 0};
-  rng_philox4x32_10(k, b0);
-  rng_philox4x32_10(k, b1);
-  rng_philox4x32_10(k, b2);
+  ref_philox(k, b0);
+  ref_philox(k, b1);
+  ref_philox(k, b2);
   assert_int_equal(out[0], (uint64_t)b0[1] << 32 | b0[0]);
   assert_int_equal(out[1], (uint64_t)b0[3] << 32 | b0[2]);
   assert_int_equal(out[2], (uint64_t)b1[1] << 32 | b1[0]);
@@ -258,6 +311,29 @@ static void test_philox_multi_block_carry(void **state) {
   assert_int_equal(out[4], (uint64_t)b2[1] << 32 | b2[0]);
   assert_int_equal(so[1], 2); /* ~0 + 3 blocks */
   assert_int_equal(so[2], 6);
+}
+
+/* u64[2] over several blocks: the counter is {lo = state[1], hi = key}; the
+ * blocks carry into hi, the write-back keeps {key, lo + blocks} only; 32-bit
+ * outputs take the four words of each block in order. */
+static void test_philox_state2_layout(void **state) {
+  (void)state;
+  const uint64_t key = 0xfedcba9876543210ull;
+  const uint64_t st[2] = {key, ~0ull - 1};
+  const int64_t dims[2] = {3, 3};
+  uint32_t out[9];
+  uint64_t so[2];
+  assert_true(rng_bits_generate(RNG_ALG_PHILOX, st, 2, dims, 2, 32, out, so));
+  const uint32_t k[2] = {(uint32_t)key, (uint32_t)(key >> 32)};
+  uint32_t blocks[3][4] = {
+      {~0u - 1, ~0u, (uint32_t)key, (uint32_t)(key >> 32)},
+      {~0u, ~0u, (uint32_t)key, (uint32_t)(key >> 32)},
+      {0, 0, (uint32_t)key + 1, (uint32_t)(key >> 32)}, /* carry into hi */
+  };
+  for (int b = 0; b < 3; b++) ref_philox(k, blocks[b]);
+  for (int i = 0; i < 9; i++) assert_int_equal(out[i], blocks[i / 4][i % 4]);
+  assert_int_equal(so[0], key);
+  assert_int_equal(so[1], 1); /* ~0 - 1 + 3 blocks, carry dropped */
 }
 
 /* XLA:CPU expands DEFAULT as PHILOX. */
@@ -318,6 +394,7 @@ int main(void) {
       cmocka_unit_test(test_philox_u64_kat_state3),
       cmocka_unit_test(test_philox_state2),
       cmocka_unit_test(test_philox_multi_block_carry),
+      cmocka_unit_test(test_philox_state2_layout),
       cmocka_unit_test(test_default_is_philox),
       cmocka_unit_test(test_invalid_arguments),
       cmocka_unit_test(test_empty_output),

@@ -818,10 +818,10 @@ static const vcase control[] = {
      "index must be tensor<i32>, got tensor<i64>", 2, 3},
     {"custom_call computations",
      "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
-     "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", called_computations = [@nope]} : "
+     "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", called_computations = [\"nope\"]} : "
      "(tensor<2xf32>) -> tensor<2xf32>\n"
      "  return %0 : tensor<2xf32>\n}\n",
-     "called computation @nope does not refer to a function in this module", 2, 3},
+     "called_computations entry #0 must be a symbol", 2, 3},
     {"custom_call layouts",
      "func.func @f(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
      "  %0 = \"stablehlo.custom_call\"(%a) {call_target_name = \"foo\", operand_layouts = [dense<[1, 1]> : "

@@ -159,6 +159,7 @@ static shl_status check_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in,
   const check_params *cp = po->params;
   const void *expected = cp->expected ? cp->expected : in[1]->data;
   bool ok;
+  exec_count_check(ec);
   return check_compare(po->op, cp->mode, in[0], expected, cp->tol, cp->min_ulp, cp->max_ulp, &ok);
 }
 

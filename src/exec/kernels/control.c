@@ -1,5 +1,5 @@
 /* Control flow and structure: func.call, while, if, case, composite,
- * optimization_barrier, tokens.  Nested regions run through exec_region;
+ * optimization_barrier, tokens, annotations that forward their operands.  Nested regions run through exec_region;
  * values are copied between region frames (region frames are reused), except
  * that loop bodies alternate two frames instead of copying their state. */
 #include "exec/plan.h"
@@ -112,6 +112,21 @@ static shl_status zero_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   return NULL;
 }
 
+/* Every result has its operand's type (the verifier's rule for the ops that use it). */
+static bool forwards_all(const shl_op *op) {
+  for (uint32_t i = 0; i < op->n_results; i++)
+    if (i >= op->n_operands || !type_eq(op->operands[i]->type, op->results[i].type)) return false;
+  return true;
+}
+
 const shl_kernel kernel_optimization_barrier = {NULL, copy_run};
+/* Annotations that mean nothing on one device (sdy.sharding_constraint, ...):
+ * the planner forwards their operands (plan_forwards), so they never run. */
+const shl_kernel kernel_forward = {NULL, NULL};
+
+bool plan_forwards(const shl_op *op) {
+  if (plan_kernel_of(op) == &kernel_forward) return forwards_all(op);
+  return op_is(op, OP_CUSTOM_CALL) && custom_call_forwards(op);
+}
 const shl_kernel kernel_after_all = {NULL, token_run};
 const shl_kernel kernel_replica_id = {NULL, zero_run};

@@ -29,6 +29,7 @@ static bool int_ok(shl_opid id, bool is_bool) {
     case OP_SHIFT_LEFT:
     case OP_SHIFT_RIGHT_ARITHMETIC:
     case OP_SHIFT_RIGHT_LOGICAL:
+    case OP_CHLO_MULHI:
       return !is_bool;
     default:
       return false;
@@ -113,6 +114,27 @@ static int64_t ipow(int64_t x, int64_t y, bool sgn) {
   return (int64_t)r;
 }
 
+/* chlo.mulhi: the high `bits` bits of the 2*bits-bit product.  Below 64 bits
+ * the product fits in 128 bits; at 64 bits it is the high word of the
+ * 128-bit product. */
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+static void mulhi(shl_dtype dt, int64_t *a, const int64_t *b, int m) {
+  unsigned bits = dtype_bits(dt);
+  uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+  unsigned sh = 64 - bits;
+  if (dtype_is_signed(dt)) {
+    for (int i = 0; i < m; i++) {
+      int64_t x = (int64_t)((uint64_t)a[i] << sh) >> sh, y = (int64_t)((uint64_t)b[i] << sh) >> sh;
+      a[i] = (int64_t)(((i128)x * y) >> bits);
+    }
+  } else {
+    for (int i = 0; i < m; i++)
+      a[i] = (int64_t)(uint64_t)(((u128)((uint64_t)a[i] & mask) * ((uint64_t)b[i] & mask)) >> bits);
+  }
+}
+
 static void int_binary(shl_opid id, shl_dtype dt, int64_t *a, const int64_t *b, int m) {
   unsigned bits = dtype_bits(dt);
   uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
@@ -162,6 +184,9 @@ static void int_binary(shl_opid id, shl_dtype dt, int64_t *a, const int64_t *b, 
     case OP_SHIFT_RIGHT_ARITHMETIC:
       /* sign-extend from the type's width first (unsigned types shift as signed) */
       MAP(((int64_t)((uint64_t)x << sh) >> sh) >> (((uint64_t)y & mask) >= bits ? bits - 1 : ((uint64_t)y & mask)));
+      break;
+    case OP_CHLO_MULHI:
+      mulhi(dt, a, b, m);
       break;
     default:
       break;
@@ -236,15 +261,14 @@ static double complex cpowf_(double complex x, double complex y) {
   return CMPLX((double)(coeff * (float)cos(q)), (double)(coeff * (float)sin(q)));
 }
 
-/* Complex products as XLA:CPU computes them: (ac - bd) + (ad + bc)i with one
- * product of each part fused into an FMA by LLVM (f32 in f32). */
+/* Complex products: support/scalar.h's one definition. */
 static double complex cmul_f32_(double complex x, double complex y) {
-  float a = (float)creal(x), b = (float)cimag(x), c = (float)creal(y), d = (float)cimag(y);
-  return CMPLX((double)fmaf(a, c, -(b * d)), (double)fmaf(b, c, a * d));
+  cplx_f32 r = cmul_f32((cplx_f32){(float)creal(x), (float)cimag(x)}, (cplx_f32){(float)creal(y), (float)cimag(y)});
+  return CMPLX((double)r.re, (double)r.im);
 }
 static double complex cmul_f64_(double complex x, double complex y) {
-  double a = creal(x), b = cimag(x), c = creal(y), d = cimag(y);
-  return CMPLX(fma(a, c, -(b * d)), fma(b, c, a * d));
+  cplx_f64 r = cmul_f64((cplx_f64){creal(x), cimag(x)}, (cplx_f64){creal(y), cimag(y)});
+  return CMPLX(r.re, r.im);
 }
 
 static void cplx_binary(shl_opid id, shl_dtype dt, double complex *a, const double complex *b, int m) {

@@ -38,6 +38,7 @@ static bool real_pred_op(shl_opid id) {
 
 static bool real_op_ok(shl_opid id) {
   switch (id) {
+    case OP_CHLO_ASIN_ACOS_KERNEL:
     case OP_NOT:
     case OP_POPCNT:
     case OP_COUNT_LEADING_ZEROS:
@@ -279,6 +280,17 @@ static double complex csquare_(double complex z) {
   return CMPLX((x - y) * (x + y), 2 * x * y);
 }
 
+/* chlo._asin_acos_kernel: w with asin(z) = atan2(Re z, Re w) + i sign(Im z) Im w.
+ * With a = (|z + 1| + |z - 1|) / 2 (Hull et al.), Re asin z = asin(|x| / a)
+ * and |Im asin z| = acosh(a), so w = sqrt(a^2 - x^2) + i acosh(a). */
+static double complex asin_acos_kernel(double complex z) {
+  double x = fabs(creal(z)), y = cimag(z);
+  double a = 0.5 * (hypot(x + 1, y) + hypot(x - 1, y));
+  if (a < 1) a = 1; /* rounding can leave a just below its minimum 1 */
+  double d = (a - x) * (a + x);
+  return CMPLX(sqrt(d > 0 ? d : 0), acosh(a));
+}
+
 static void cplx_unary(shl_opid id, double complex *a, int m) {
   typedef double complex X_T;
   switch (id) {
@@ -329,6 +341,8 @@ static void cplx_unary(shl_opid id, double complex *a, int m) {
       LOOP(csinh(x));
     case OP_CHLO_CONJ:
       LOOP(conj(x));
+    case OP_CHLO_ASIN_ACOS_KERNEL:
+      LOOP(asin_acos_kernel(x));
     case OP_CHLO_SQUARE:
       LOOP(csquare_(x));
     default:

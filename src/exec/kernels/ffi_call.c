@@ -18,6 +18,7 @@
 #include "exec/plan.h"
 #include "ffi_call.h"
 #include "strided.h"
+#include "targets/builtin_targets.h"
 #include "text/parse_fragment.h"
 
 typedef enum {
@@ -259,7 +260,9 @@ static shl_status decode_aliases(const shl_op *op, ffi_call *c) {
   return NULL;
 }
 
+/* Registered in r, or built in. */
 static bool registry_has(const ffi_registry *r, const char *target) {
+  if (builtin_target_find(target, strlen(target))) return true;
   ffi_target_info info;
   for (size_t i = 0; r && ffi_registry_entry(r, i, &info); i++)
     if (strcmp(info.target, target) == 0 && strcmp(info.platform, "cpu") == 0) return true;

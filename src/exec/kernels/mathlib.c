@@ -49,6 +49,10 @@ static void load(void) {
             bind(blas, "BLAS", "cblas_ctrsm", &m.ctrsm) && bind(blas, "BLAS", "cblas_ztrsm", &m.ztrsm) &&
             bind(lapacke, "LAPACKE", "LAPACKE_spotrf", &m.spotrf) && bind(lapacke, "LAPACKE", "LAPACKE_dpotrf", &m.dpotrf) &&
             bind(lapacke, "LAPACKE", "LAPACKE_cpotrf", &m.cpotrf) && bind(lapacke, "LAPACKE", "LAPACKE_zpotrf", &m.zpotrf);
+#define BIND_WORK(p, field, routine) &&bind(lapacke, "LAPACKE", "LAPACKE_" #p #routine "_work", &m.p.field)
+  ok = ok MATHLIB_LAPACK_REAL(BIND_WORK, s) MATHLIB_LAPACK_REAL(BIND_WORK, d) MATHLIB_LAPACK_CPLX(BIND_WORK, c)
+      MATHLIB_LAPACK_CPLX(BIND_WORK, z);
+#undef BIND_WORK
   if (!ok) return;
   /* optional: only OpenBLAS has them */
   if (bind(blas, "BLAS", "openblas_get_num_threads", &m.get_threads) &&

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "index_util.h"
+#include "support/scalar.h"
 
 typedef enum { SC_REGION, SC_REPLACE, SC_KEEP, SC_ADD, SC_MUL, SC_MIN, SC_MAX, SC_AND, SC_OR, SC_XOR } sc_kind;
 
@@ -55,13 +56,6 @@ typedef struct {
 typedef struct {
   uint64_t lo, hi;
 } u128;
-typedef struct {
-  float re, im;
-} cf32;
-typedef struct {
-  double re, im;
-} cf64;
-
 /* IEEE minimum/maximum: NaN propagates, -0 < +0. */
 static inline double fmin_ieee(double a, double b) {
   if (a != a) return a;
@@ -127,10 +121,10 @@ ROW(add_f16, uint16_t, f32_to_f16(f16_to_f32(a) + f16_to_f32(b)))
 ROW(mul_f16, uint16_t, f32_to_f16(f16_to_f32(a) * f16_to_f32(b)))
 ROW(min_f16, uint16_t, f32_to_f16(fminf_ieee(f16_to_f32(a), f16_to_f32(b))))
 ROW(max_f16, uint16_t, f32_to_f16(fmaxf_ieee(f16_to_f32(a), f16_to_f32(b))))
-ROW(add_c64, cf32, ((cf32){a.re + b.re, a.im + b.im}))
-ROW(mul_c64, cf32, ((cf32){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}))
-ROW(add_c128, cf64, ((cf64){a.re + b.re, a.im + b.im}))
-ROW(mul_c128, cf64, ((cf64){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}))
+ROW(add_c64, cplx_f32, ((cplx_f32){a.re + b.re, a.im + b.im}))
+ROW(mul_c64, cplx_f32, cmul_f32(a, b))
+ROW(add_c128, cplx_f64, ((cplx_f64){a.re + b.re, a.im + b.im}))
+ROW(mul_c128, cplx_f64, cmul_f64(a, b))
 
 /* Other float formats (f8, f6, f4, tf32): through f32, dtype in ctx. */
 #define SMALLF_ROW(name, EXPR)                                                              \

@@ -3,6 +3,7 @@
  * Each prepare turns the op into strided boxes (strided.h) once; runs only
  * copy.  Element types do not matter here beyond their storage size. */
 #include "exec/plan.h"
+#include "text/print_value.h"
 #include "kutil.h"
 #include "strided.h"
 
@@ -367,10 +368,22 @@ const shl_kernel kernel_tuple = {NULL, tuple_run};
 const shl_kernel kernel_get_tuple_element = {get_tuple_element_prepare, get_tuple_element_run};
 
 /* ---- interpreter.probe / interpreter.print: pass the operand through ----
- * Probed values are not recorded to files yet; print does not print yet. */
+ * Probed values are not recorded to files yet.  interpreter.print hands its
+ * operand, formatted as the reference interpreter prints tensors, to the
+ * executable's print sink (exec_config.print); the library itself never
+ * writes to stdout. */
 
 static shl_status probe_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  (void)ec;
+  const exec_config *cfg = &ec->x->cfg;
+  if (op_is(po->op, OP_INTERPRETER_PRINT) && cfg->print && po->op->n_operands) {
+    char *text;
+    size_t len;
+    shl_status st = print_interpreter_value(in[0]->type, in[0]->data, in[0]->nbytes, &text, &len);
+    if (st) return st_at(st, &po->op->pos, NULL);
+    text[len] = '\n'; /* the NUL becomes the line end */
+    cfg->print(cfg->print_user, text, len + 1);
+    free(text);
+  }
   for (uint32_t i = 0; i < po->op->n_results && i < po->op->n_operands; i++)
     if (out[i]->nbytes && out[i]->data != in[i]->data) memcpy(out[i]->data, in[i]->data, out[i]->nbytes);
   return NULL;
