@@ -450,8 +450,7 @@ static shl_status ranked(bc_cur *c, bool enc, bool buffer, const shl_type **out)
   ST_TRY(bc_svarints(c, &dims, &rank));
   ST_TRY(bc_type(c, &el));
   if (el->kind != TY_SCALAR) return bc_error(r, at, "tensor element type is not a scalar type");
-  for (uint32_t i = 0; i < rank; i++)
-    if (dims[i] < 0 && dims[i] != SHL_DYN) return bc_error(r, at, "invalid dimension size %lld", (long long)dims[i]);
+  ST_TRY(bc_check_shape(r, at, dims, rank));
   if (buffer) {
     vtext t = {0};
     vt_printf(&t, "memref<");
