@@ -22,5 +22,7 @@ shl_status print_interpreter_value(const shl_type *t, const void *data, size_t n
 
 /* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
 shl_status print_type_text(const shl_type *t, char **out);
+/* An attribute as MLIR prints it ("1 : i32", "\"text\"", "[1, 2]"); *out is malloc'd. */
+shl_status print_attr_text(const shl_attr *a, char **out);
 
 #endif

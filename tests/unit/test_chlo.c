@@ -722,6 +722,14 @@ static void test_verify_errors(void **state) {
                "  return %0#0 : tensor<2x4xf32>\n}\n",
                "result #0");
   expect_error("func.func @main(%a: tensor<2x3xf32>, %c: tensor<3xf32>) -> tensor<2x3xf32> {\n"
+               "  %0:2 = \"chlo.scan\"(%a, %c) <{dimension = 0 : i32, operandSegmentSizes = array<i32: 1, 1>, "
+               "resultSegmentSizes = array<i32: 1, 1>}> ({\n"
+               "  ^bb0(%x: tensor<3xf32>, %y: tensor<3xf32>):\n"
+               "    stablehlo.return %x, %y : tensor<3xf32>, tensor<3xf32>\n"
+               "  }) : (tensor<2x3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>)\n"
+               "  return %0#0 : tensor<2x3xf32>\n}\n",
+               "attribute 'dimension' must be a 64-bit integer");
+  expect_error("func.func @main(%a: tensor<2x3xf32>, %c: tensor<3xf32>) -> tensor<2x3xf32> {\n"
                "  %0:2 = chlo.scan(%a) inits (%c) dimension=0 {\n"
                "  ^bb0(%x: tensor<3xf32>, %y: tensor<3xf32>):\n"
                "    stablehlo.return %x : tensor<3xf32>\n"
