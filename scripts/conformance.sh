@@ -6,7 +6,8 @@
 #      reproduces the source (rules in tools/cli_srcmatch.c);
 #   2. `shloc check --roundtrip` on testdata-dynamic/ and testdata-quantized/
 #      (hand-written or partly generic sources: no source comparison);
-#   3. `shloc test` over testdata/ (every program checks its own results);
+#   3. `shloc test` over testdata/ (every program checks its own results), and
+#      `shloc test --split-input-file` over testdata-quantized/;
 #   4. scripts/mlir_generic_diff.sh on every file: shloc's generic form equals
 #      mlir-opt-22's printing of it, modulo SSA names (skipped, and said so,
 #      without mlir-opt-22; CONFORMANCE_MLIR_OPT=0 leaves it out).
@@ -29,6 +30,10 @@ for d in "$CORPUS"/testdata-*; do
 done
 echo "== shloc test $CORPUS/testdata"
 "$SHLOC" test --quiet "$CORPUS/testdata" || rc=1
+if [ -d "$CORPUS/testdata-quantized" ]; then
+  echo "== shloc test --split-input-file $CORPUS/testdata-quantized"
+  "$SHLOC" test --quiet --split-input-file "$CORPUS/testdata-quantized" || rc=1
+fi
 if [ "${CONFORMANCE_MLIR_OPT:-1}" = 0 ]; then
   echo "== generic form vs mlir-opt-22: left out (CONFORMANCE_MLIR_OPT=0)"
 elif ! command -v mlir-opt-22 >/dev/null; then

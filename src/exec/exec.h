@@ -50,6 +50,7 @@ typedef struct shl_kernel {
 typedef struct ffi_registry ffi_registry;
 typedef struct {
   ffi_registry *registry; /* custom-call handlers (src/ffi); NULL = built-in targets only */
+  const char *probe_dir;  /* interpreter.probe writes probe<K>.npy + index.csv here; NULL = in memory only */
   /* Where interpreter.print writes its text (the library never prints itself);
    * NULL = the op only passes its operand through. */
   void (*print)(void *user, const char *text, size_t len);

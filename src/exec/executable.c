@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernels/probe.h"
 #include "plan.h"
 
 shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out) {
@@ -29,6 +30,7 @@ void executable_destroy(shloc_executable *x) {
   if (!x) return;
   for (exec_plan *p = x->pc.all; p; p = p->next_all) plan_release(p);
   for (plan_cleanup *c = x->pc.cleanups; c; c = c->next) c->fn(c->arg);
+  probe_log_free(x->probes);
   arena_free(&x->arena);
   free(x);
 }
@@ -51,6 +53,7 @@ shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *
   ST_TRY(check_args(x, args));
   const shl_type *ft = func_type(x->func);
   for (uint32_t i = 0; i < ft->n_out; i++) buf_init(&results[i], ft->out[i], bufs[i]);
+  probe_log_clear(x->probes);
   exec_ctx ec = {.x = x};
   /* Only allocation failures of the function's own frame arrive here without a position. */
   return st_at(plan_run_into(&ec, x->main, args, results), &x->func->pos, "func.func");

@@ -67,6 +67,7 @@ struct plan_ctx {
 
 struct exec_ctx {
   shloc_executable *x;
+  const struct exec_process *proc; /* inside interpreter.run_parallel (kernels/process.c); NULL: one process */
   shl_buf *slots; /* frame of the plan whose op is running (for captures) */
   exec_plan *plan;
 };
@@ -75,6 +76,7 @@ struct shloc_executable {
   shloc_module *m;
   const shl_op *func;
   exec_config cfg;
+  struct probe_log *probes; /* this run's interpreter.probe values (kernels/probe.c) */
   shl_arena arena;
   plan_ctx pc;
   exec_plan *main;

@@ -362,7 +362,7 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       pr_puts(pr, "none");
       return;
     case TY_TUPLE:
-      pr_puts(pr, "tuple<");
+      pr_puts(pr, t->future ? "!stablehlo.future<" : "tuple<");
       type_list(pr, t->in, t->n_in);
       pr_puts(pr, ">");
       return;

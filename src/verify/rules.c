@@ -94,7 +94,7 @@ static void ttype(tbuf *t, const shl_type *ty, int depth) {
       tputs(t, "none");
       return;
     case TY_TUPLE:
-      tputs(t, "tuple<");
+      tputs(t, ty->future ? "!stablehlo.future<" : "tuple<");
       tlist(t, ty->in, ty->n_in, depth);
       tputs(t, ">");
       return;
@@ -188,7 +188,7 @@ bool vfy_types_compat(const shl_type *a, const shl_type *b) {
   if (!a || !b) return a == b;
   if (a->kind == TY_TENSOR && b->kind == TY_TENSOR) return shapes_compat(a, b) && vfy_elem_compat(a, b);
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE) {
-    if (a->n_in != b->n_in) return false;
+    if (a->future != b->future || a->n_in != b->n_in) return false;
     for (uint32_t i = 0; i < a->n_in; i++)
       if (!vfy_types_compat(a->in[i], b->in[i])) return false;
     return true;
