@@ -23,8 +23,7 @@ static const char usage_text[] =
     "                  element type must match the argument's type, whose '?'\n"
     "                  dimensions (or unranked type) take the input's sizes: the\n"
     "                  program is then refined to them (errors number arguments\n"
-    "                  from 0, like %arg0)\n"
-    "                  For a jax.export envelope (Exported.serialize()): one per input\n"
+    "                  from 0, like %arg0)\n"    "                  For a jax.export envelope (Exported.serialize()): one per input\n"
     "                  of the exported function (its in_avals, unused ones included);\n"
     "                  shloc adds the platform index (of cpu), the tokens of ordered\n"
     "                  effects and drops inputs JAX did not keep; symbolic dimensions\n"
@@ -97,9 +96,9 @@ static char *type_text(const shl_type *t) {
   return s;
 }
 
-/* Arguments and results must be tensors (of any shape: '?' dimensions
- * take the inputs' sizes): what .npy files hold (tokens too when a
- * jax.export calling convention supplies them). */
+/* Arguments and results must be tensors (of any shape: '?' dimensions take
+ * the inputs' sizes): what .npy files hold (tokens too when a jax.export
+ * calling convention supplies them). */
 static shl_status check_signature(const shl_op *f, bool tokens) {
   const shl_type *ft = func_type(f);
   for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
@@ -125,9 +124,9 @@ static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size
   if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
 }
 
-/* Checks loaded input `i` against the argument type (frees it on
- * mismatch); *concrete gets the argument's type with the input's shape (in
- * `storage` when t has '?' dimensions). */
+/* Checks loaded input `i` against the argument type (frees it on mismatch);
+ * *concrete gets the argument's type with the input's shape (in `storage`
+ * when t has '?' dimensions). */
 static shl_status check_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
                               const shl_type **concrete) {
   shl_dtype dt = type_storage_dtype(t);
@@ -143,7 +142,7 @@ static shl_status check_input(const char *path, uint32_t i, const shl_type *t, n
   return st;
 }
 
-/* Loads input `i` and checks it against the argument type. */
+/* Loads input `i` and checks it against the argument type (as check_input). */
 static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
                              const shl_type **concrete) {
   ST_TRY(npy_read_file(path, a));
@@ -389,10 +388,10 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (ran) free_results(res, n_out);
   for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);
   free(ins);
+  free(types);
   free(bufs);
   free(args);
   free(res);
-  free(types);
   executable_destroy(x); /* call sites go before their registry */
   ffi_registry_destroy(reg);
   shloc_module_destroy(m);

@@ -124,7 +124,7 @@ shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *
   ST_TRY(resolve(x, args, &s, &ref));
   const shl_type *ft = func_type(s->func);
   for (uint32_t i = 0; i < ft->n_out; i++) buf_init(&results[i], ft->out[i], bufs[i]);
-  probe_log_clear(s->probes);
+  probe_log_clear(s->probes); /* the log of the executable that runs */
   exec_run *run = run_state_get(s);
   shl_status st = run ? NULL : st_oom();
   if (run) {
