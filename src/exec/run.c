@@ -96,6 +96,8 @@ static shl_status new_frame(exec_plan *plan, void **frame, shl_buf **bufs) {
   if (!*frame || !*bufs) {
     free(*frame);
     free(*bufs);
+    *frame = NULL;
+    *bufs = NULL;
     return st_oom_size("the frame of intermediate values", plan->frame_bytes);
   }
   bind_frame(plan, *frame, *bufs);
