@@ -12,12 +12,14 @@
 
 #include "cc_harness.h"
 
-/* Records the attributes of the last execute call (they stay valid while the
- * executable lives). */
+/* Records the attributes of the last execute call: the frame is the call's,
+ * but the arrays it points to stay valid while the executable lives. */
+static XLA_FFI_Attrs seen_attrs;
 static const XLA_FFI_Attrs *seen;
 static XLA_FFI_Error *probe(XLA_FFI_CallFrame *cf) {
   SHLOC_FFI_HANDLER_PROLOGUE(cf, XLA_FFI_ExecutionStage_EXECUTE);
-  seen = &cf->attrs;
+  seen_attrs = cf->attrs;
+  seen = &seen_attrs;
   return NULL;
 }
 

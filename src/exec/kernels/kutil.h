@@ -194,7 +194,12 @@ static inline void ku_to_f64_n(shl_dtype t, const void *src, double *dst, int64_
 }
 
 /* Compiles a hot loop for AVX-512 and AVX2 as well as the baseline; the
- * loader picks the best one the machine runs. */
+ * loader picks the best one the machine runs.  Not under ThreadSanitizer:
+ * its instrumented ifunc resolvers would run before it is initialised. */
+#ifdef __SANITIZE_THREAD__
+#define KU_CLONES
+#else
 #define KU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
 
 #endif
