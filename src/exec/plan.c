@@ -223,8 +223,9 @@ typedef struct {
 
 static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
-static const uint32_t *sort_key;
-static int by_key(const void *a, const void *b) {
+/* qsort_r (glibc): executables may be planned on several threads at once. */
+static int by_key(const void *a, const void *b, void *key) {
+  const uint32_t *sort_key = key;
   uint32_t x = sort_key[*(const uint32_t *)a], y = sort_key[*(const uint32_t *)b];
   return x < y ? -1 : x > y;
 }
@@ -248,11 +249,8 @@ static shl_status layout(exec_plan *p, const uint32_t *def_op, const uint32_t *l
       by_def[nf] = s;
       by_last[nf++] = s;
     }
-  /* The planner is single-threaded; the sort key is only used right here. */
-  sort_key = def_op;
-  qsort(by_def, nf, sizeof *by_def, by_key);
-  sort_key = last_use;
-  qsort(by_last, nf, sizeof *by_last, by_key);
+  qsort_r(by_def, nf, sizeof *by_def, by_key, (void *)def_op);
+  qsort_r(by_last, nf, sizeof *by_last, by_key, (void *)last_use);
   size_t d = 0, l = 0;
   for (uint32_t i = 0; i <= p->n_ops + 1; i++) {
     for (; d < nf && def_op[by_def[d]] == i; d++) {
