@@ -6,6 +6,10 @@
 #   shloc check FILE              parse + verify
 #   mlir-opt-22 --allow-unregistered-dialect --mlir-print-op-generic FILE
 # and prints MB/s of input and how many times faster shloc is than mlir-opt.
+# Then the same modules as portable artifacts (MLIR bytecode, written once by
+# `shloc serialize`, or by mlir-opt --emit-bytecode when shloc cannot): times
+# `shloc check X.mlirbc` against `shloc check X.mlir` (same module, same
+# verification) and prints the artifact's MB/s and the text/artifact ratio.
 #   bench/parse.sh [SHLOC]        SHLOC defaults to build/shloc; REPS=3
 set -eu
 cd "$(dirname "$0")/.."
@@ -47,5 +51,22 @@ for f in "$OUT/parse_hex.mlir" "$OUT/parse_ops.mlir"; do
     m = tm > 0 ? sprintf("%6.3f s %7.0f MB/s", tm, mb / tm) : "not installed";
     r = tm > 0 ? sprintf("%.1fx, %.1fx", tm / tf, tm / tc) : "-";
     printf "%-16s %8.1f  %6.3f s %7.0f MB/s  %6.3f s %7.0f MB/s  %-22s %s\n", f, mb, tf, mb / tf, tc, mb / tc, m, r
+  }'
+done
+
+printf '\n%-16s %8s %8s  %-22s %-22s %s\n' file "text MB" "bc MB" "shloc check (text)" "shloc check (bc)" "bc speedup"
+for f in "$OUT/parse_hex.mlir" "$OUT/parse_ops.mlir"; do
+  bc="${f%.mlir}.mlirbc"
+  if [ ! -s "$bc" ]; then
+    "$SHLOC" serialize "$f" -o "$bc" 2>/dev/null ||
+      { [ "$have_mlir" -eq 1 ] && "$MLIR_OPT" --allow-unregistered-dialect --emit-bytecode "$f" -o "$bc"; } ||
+      { echo "parse bench: cannot write $bc"; continue; }
+  fi
+  mb=$(awk -v n="$(wc -c <"$f")" 'BEGIN { printf "%.1f", n / 1e6 }')
+  bmb=$(awk -v n="$(wc -c <"$bc")" 'BEGIN { printf "%.1f", n / 1e6 }')
+  tt=$(best "$SHLOC" check "$f")
+  tb=$(best "$SHLOC" check "$bc")
+  awk -v f="$(basename "$bc")" -v mb="$mb" -v bmb="$bmb" -v tt="$tt" -v tb="$tb" 'BEGIN {
+    printf "%-16s %8.1f %8.1f  %6.3f s %7.0f MB/s  %6.3f s %7.0f MB/s  %.1fx\n", f, mb, bmb, tt, mb / tt, tb, bmb / tb, tt / tb
   }'
 done

@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "shloc/jax_export.h"
 #include "shloc/shloc.h"
+
+struct shl_op;
 
 /* Reads a whole file ("-" = stdin); returns false after printing an error. */
 bool cli_read_file(const char *path, char **out, size_t *len);
@@ -67,7 +70,6 @@ void cli_paths_free(cli_paths *l);
 
 /* The function to run: `entry` when given, else the StableHLO interpreter's
  * rule (@main, or the only function); NULL when there is none. */
-struct shl_op;
 const struct shl_op *cli_entry_func(const shloc_module *m, const char *entry);
 
 /* `check --match-source`: NULL when `printed` (the pretty output of the module
@@ -76,10 +78,35 @@ const struct shl_op *cli_entry_func(const shloc_module *m, const char *entry);
 shloc_status cli_match_source(const char *path, const char *src, size_t src_len, int first_line,
                               const char *printed, size_t printed_len);
 
+/* How a jax.export envelope's @main takes its arguments (cli_jax.c):
+ * [platform index] [one token per ordered effect] [kept arrays], results
+ * [one token per ordered effect] [arrays]. */
+typedef struct {
+  uint32_t n_platform, n_tokens, n_kept;
+  int platform_index; /* index of "cpu" among the platforms (0 when the platform check is disabled), or -1 */
+} cli_jax_layout;
+/* Checks @main against the envelope's calling convention. */
+shloc_status cli_jax_plan(const shloc_jax_export *e, const struct shl_op *main_fn, cli_jax_layout *out);
+
+/* Values of JAX dimension variables ("b" in f32[b, 2*b + 1]) found in inputs. */
+#define CLI_MAX_DIMVARS 32
+typedef struct {
+  size_t n;
+  const char *name[CLI_MAX_DIMVARS];
+  long long value[CLI_MAX_DIMVARS];
+} cli_dimvars;
+/* Binds the variables that are whole dimensions of `a` to the actual dims. */
+shloc_status cli_dim_bind(const shloc_jax_aval *a, const int64_t *dims, int rank, cli_dimvars *vars);
+/* Evaluates every dimension of `a` and compares it with the actual dims. */
+shloc_status cli_dim_check(const shloc_jax_aval *a, const int64_t *dims, int rank, const cli_dimvars *vars);
+/* The MLIR element type name of a schema dtype; NULL for f0 and PRNG keys. */
+const char *cli_jax_mlir_dtype(const char *dtype);
+
 int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 
 #endif

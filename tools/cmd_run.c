@@ -21,7 +21,12 @@ static const char usage_text[] =
     "\n"
     "  --input A.npy   one per function argument, in order (also: -i); shape and\n"
     "                  element type must match the argument's type exactly (errors\n"
-    "                  number arguments from 0, like %arg0)\n"
+    "                  number arguments from 0, like %arg0)\n"    "                  For a jax.export envelope (Exported.serialize()): one per input\n"
+    "                  of the exported function (its in_avals, unused ones included);\n"
+    "                  shloc adds the platform index (of cpu), the tokens of ordered\n"
+    "                  effects and drops inputs JAX did not keep; symbolic dimensions\n"
+    "                  (b, 2*b + 1) are checked; results are the function's, without\n"
+    "                  tokens (--entry NAME turns this off)\n"
     "  -o OUT.npy      one per result, in order; each file is written atomically\n"
     "  --print         print each result as `dense<...> : tensor<...>` on stdout;\n"
     "                  this is the default when neither -o nor --time is given\n"
@@ -89,14 +94,16 @@ static char *type_text(const shl_type *t) {
   return s;
 }
 
-/* Arguments and results must be static tensors: what .npy files hold. */
-static shl_status check_signature(const shl_op *f) {
+/* Arguments and results must be static tensors: what .npy files hold
+ * (tokens too when a jax.export calling convention supplies them). */
+static shl_status check_signature(const shl_op *f, bool tokens) {
   const shl_type *ft = func_type(f);
   for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
     bool in = k < ft->n_in;
     uint32_t i = in ? k : k - ft->n_in;
     const shl_type *t = in ? ft->in[i] : ft->out[i];
     if (t->kind == TY_TENSOR && type_is_static(t) && npy_descr_for(type_storage_dtype(t))) continue;
+    if (tokens && t->kind == TY_TOKEN) continue;
     char *s = type_text(t);
     shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports statically shaped tensors only",
                              in ? "argument" : "result", i, s ? s : "?");
@@ -114,9 +121,8 @@ static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size
   if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
 }
 
-/* Loads input `i` and checks it against the argument type. */
-static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
-  ST_TRY(npy_read_file(path, a));
+/* Checks loaded input `i` against the argument type (frees it on mismatch). */
+static shl_status check_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
   shl_dtype dt = type_storage_dtype(t);
   bool ok = a->rank == t->rank && npy_descr_accepts(a->descr, dt);
   for (int d = 0; ok && d < t->rank; d++) ok = a->dims[d] == t->dims[d];
@@ -129,6 +135,12 @@ static shl_status load_input(const char *path, uint32_t i, const shl_type *t, np
   free(want);
   npy_array_free(a);
   return st;
+}
+
+/* Loads input `i` and checks it against the argument type. */
+static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
+  ST_TRY(npy_read_file(path, a));
+  return check_input(path, i, t, a);
 }
 
 static shl_status build_registry(const run_opts *o, ffi_registry **out) {
@@ -181,7 +193,8 @@ static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *cons
   if (!bufs[0] && n_out) {
     const shl_type *ft = func_type(executable_func(x));
     for (uint32_t i = 0; i < n_out; i++) {
-      size_t nb = (size_t)type_num_bytes(ft->out[i]);
+      int64_t bytes = type_num_bytes(ft->out[i]);
+      size_t nb = bytes > 0 ? (size_t)bytes : 1; /* tokens have no bytes */
       if (!(bufs[i] = exec_malloc(nb))) {
         char what[32];
         snprintf(what, sizeof what, "result #%u", i);
@@ -224,12 +237,13 @@ static shl_status run_repeated(const run_opts *o, shloc_executable *x, shl_buf *
   return st;
 }
 
-static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res) {
+/* Results from `first` on (the ones after a jax.export module's tokens). */
+static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res, uint32_t first) {
   bool print = o->print || (!o->outputs.n && !o->time);
-  for (uint32_t i = 0; i < ft->n_out; i++) {
+  for (uint32_t i = first; i < ft->n_out; i++) {
     const shl_type *t = ft->out[i];
-    if (i < (uint32_t)o->outputs.n)
-      ST_TRY(npy_write_file_atomic(o->outputs.v[i], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
+    if (i - first < (uint32_t)o->outputs.n)
+      ST_TRY(npy_write_file_atomic(o->outputs.v[i - first], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
                                    res[i].data, res[i].nbytes));
     if (!print) continue;
     char *s;
@@ -238,6 +252,56 @@ static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_
     fwrite(s, 1, n, stdout);
     fputc('\n', stdout);
     free(s);
+  }
+  return NULL;
+}
+
+/* A jax.export envelope's inputs: the user passes one array per input of
+ * the exported function (in_avals); @main gets the platform index, one token
+ * per ordered effect and the kept inputs (see cli_jax_plan).  Every input is
+ * checked against its aval, symbolic dimensions included. */
+static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, const cli_jax_layout *l,
+                                  const shl_op *f, npy_array *ins, uint32_t *loaded, shl_buf *bufs, shl_buf **args,
+                                  int64_t *platform) {
+  const shl_type *ft = func_type(f);
+  cli_dimvars vars = {.n = 0};
+  for (; *loaded < e->n_in; (*loaded)++) {
+    uint32_t i = *loaded;
+    ST_TRY(npy_read_file(o->inputs.v[i], &ins[i]));
+    shl_status st = cli_dim_bind(&e->in_avals[i], ins[i].dims, ins[i].rank, &vars);
+    if (st) return st_annotate(st, "input #%u (%s)", i, o->inputs.v[i]);
+  }
+  for (uint32_t i = 0; i < e->n_in; i++) {
+    const shloc_jax_aval *a = &e->in_avals[i];
+    shl_status st = cli_dim_check(a, ins[i].dims, ins[i].rank, &vars);
+    const char *mlir = cli_jax_mlir_dtype(a->dtype);
+    shl_dtype dt = mlir ? dtype_from_name(mlir, strlen(mlir)) : DT_INVALID;
+    if (!st && (dt == DT_INVALID || !npy_descr_accepts(ins[i].descr, dt)))
+      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "element type %s does not hold JAX dtype %s", ins[i].descr, a->dtype);
+    if (st) return st_annotate(st, "input #%u (%s)", i, o->inputs.v[i]);
+  }
+  /* As JAX refuses to call a function on a platform it was not exported
+   * for, unless the envelope disables that check. */
+  if (e->n_platforms && l->platform_index < 0)
+    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL,
+                    "%s was exported for platforms that do not include cpu (see shloc inspect)", o->path);
+  uint32_t at = 0;
+  if (l->n_platform) {
+    /* i32 or i64 (cli_jax_plan checked): little-endian, the low bytes hold the index. */
+    *platform = l->platform_index;
+    buf_init(&bufs[at], ft->in[at], platform);
+    args[at] = &bufs[at];
+    at++;
+  }
+  for (uint32_t t = 0; t < l->n_tokens; t++, at++) {
+    buf_init(&bufs[at], ft->in[at], NULL);
+    args[at] = &bufs[at];
+  }
+  for (uint32_t j = 0; j < l->n_kept; j++, at++) {
+    uint32_t k = e->module_kept_var_idx[j];
+    ST_TRY(check_input(o->inputs.v[k], k, ft->in[at], &ins[k]));
+    buf_init(&bufs[at], ft->in[at], ins[k].data);
+    args[at] = &bufs[at];
   }
   return NULL;
 }
@@ -262,26 +326,37 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
                     o->path);
   }
   const shl_type *ft = f ? func_type(f) : NULL;
-  if (!st) st = check_signature(f);
+  /* An envelope's @main follows JAX's calling convention (unless --entry
+   * picks another function): the user passes what the exported function took. */
+  const shloc_jax_export *je = !st && !o->entry ? shloc_module_jax_export(m) : NULL;
+  cli_jax_layout jl = {.n_platform = 0};
+  int64_t platform = 0;
+  if (je) st = cli_jax_plan(je, f, &jl);
+  if (!st) st = check_signature(f, je != NULL);
+  uint32_t n_user_in = 0, n_user_out = 0; /* what the user passes and gets */
   if (!st) {
     n_in = ft->n_in;
     n_out = ft->n_out;
-    shl_str name = func_sym_name(f);
-    if ((uint32_t)o->inputs.n != n_in)
-      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s takes %u argument%s, got %d --input file%s", (int)name.n,
-                    name.p, n_in, n_in == 1 ? "" : "s", o->inputs.n, o->inputs.n == 1 ? "" : "s");
-    else if (o->outputs.n && (uint32_t)o->outputs.n != n_out)
-      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s returns %u result%s, got %d -o file%s", (int)name.n, name.p,
-                    n_out, n_out == 1 ? "" : "s", o->outputs.n, o->outputs.n == 1 ? "" : "s");
+    n_user_in = je ? (uint32_t)je->n_in : n_in;
+    n_user_out = je ? (uint32_t)je->n_out : n_out;
+    shl_str name = je ? str_of(je->function_name) : func_sym_name(f);
+    const char *what = je ? "the exported function " : "@";
+    if ((uint32_t)o->inputs.n != n_user_in)
+      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s%.*s takes %u argument%s, got %d --input file%s", what,
+                    (int)name.n, name.p, n_user_in, n_user_in == 1 ? "" : "s", o->inputs.n, o->inputs.n == 1 ? "" : "s");
+    else if (o->outputs.n && (uint32_t)o->outputs.n != n_user_out)
+      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s%.*s returns %u result%s, got %d -o file%s", what, (int)name.n,
+                    name.p, n_user_out, n_user_out == 1 ? "" : "s", o->outputs.n, o->outputs.n == 1 ? "" : "s");
   }
   if (!st) {
-    ins = calloc(n_in + 1, sizeof *ins);
+    ins = calloc(n_user_in + 1, sizeof *ins);
     bufs = calloc(n_in + 1, sizeof *bufs);
     args = calloc(n_in + 1, sizeof *args);
     res = calloc(n_out + 1, sizeof *res);
     if (!ins || !bufs || !args || !res) st = st_oom();
   }
-  for (; !st && loaded < n_in; loaded++) {
+  if (!st && je) st = load_jax_inputs(o, je, &jl, f, ins, &loaded, bufs, args, &platform);
+  for (; !st && !je && loaded < n_in; loaded++) {
     st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded]);
     if (st) break;
     buf_init(&bufs[loaded], ft->in[loaded], ins[loaded].data);
@@ -293,7 +368,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
     st = run_repeated(o, x, args, res, n_out);
     ran = !st;
   }
-  if (!st) st = emit_results(o, ft, res);
+  if (!st) st = emit_results(o, ft, res, jl.n_tokens);
   if (st) report(st, text, len);
   if (ran) free_results(res, n_out);
   for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);

@@ -16,6 +16,7 @@ typedef struct {
 static const command commands[] = {
     {"check", cmd_check, "parse and verify a module", false},
     {"fmt", cmd_fmt, "print a module in canonical pretty or generic form", false},
+    {"inspect", cmd_inspect, "show a module's form, jax.export envelope fields, attributes and signature", false},
     {"test", cmd_test, "run self-checking test programs (check.* ops)", true},
     {"run", cmd_run, "run a function on .npy inputs; write .npy outputs or print results", true},
     {"lower-custom-calls", cmd_lower, "custom calls -> func.call of external functions (+ C shim to the handlers)",

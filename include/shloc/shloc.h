@@ -38,7 +38,8 @@ typedef struct shloc_status_payload *shloc_status;
 
 SHLOC_API shloc_code shloc_status_code(shloc_status st);
 SHLOC_API const char *shloc_status_message(shloc_status st);
-/* File, line and column of the offending source position (file may be NULL). */
+/* File, line and column of the offending source position (file may be NULL).
+ * For binary input (portable artifacts) line is 0 and col is the byte offset. */
 SHLOC_API void shloc_status_location(shloc_status st, const char **file, int *line, int *col);
 /* Name of the operation the error is about, or NULL. */
 SHLOC_API const char *shloc_status_op(shloc_status st);

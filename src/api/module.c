@@ -1,6 +1,8 @@
 /* Public entry points for contexts and modules. */
 #include <stdlib.h>
 
+#include "bytecode/bytecode.h"
+#include "bytecode/envelope.h"
 #include "ir/ir.h"
 #include "text/parser.h"
 
@@ -21,12 +23,50 @@ void shloc_context_destroy(shloc_context *ctx) { free(ctx); }
 shloc_limits *shloc_context_limits(shloc_context *ctx) { return &ctx->limits; }
 
 static shl_status parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
-                        bool borrow, shloc_module **out_module) {
+                        bool borrow, bool envelope, shloc_module **out_module);
+
+/* A jax.export envelope: the embedded module goes through the normal path
+ * (which recognises its form), then the module keeps the envelope's fields. */
+static shl_status parse_envelope(shloc_context *ctx, const char *filename, const char *data, size_t len, size_t off,
+                                 size_t n, bool borrow, shloc_module **out_module) {
+  shloc_module *m;
+  shl_status st = parse(ctx, filename, data + off, n, 1, borrow, false, &m);
+  if (st && st != st_oom()) {
+    /* A line:col (embedded text) is not one of the envelope's lines: it goes
+     * into the message so that renderers show no wrong source line. */
+    int line = st->line, col = st->col;
+    st->line = st->col = 0;
+    if (line > 0) st = st_annotate(st, "line %d, column %d", line, col);
+    st = st_annotate(st, "in mlir_module_serialized (bytes %zu..%zu of the jax.export envelope; positions are within it)",
+                     off, off + n);
+  }
+  if (st) return st;
+  shloc_jax_export *e;
+  st = envelope_decode(&m->arena, data, len, filename, &e);
+  if (st) {
+    shloc_module_destroy(m);
+    return st;
+  }
+  m->jax_export = e;
+  *out_module = m;
+  return NULL;
+}
+
+/* `envelope`: whether a jax.export envelope is accepted (not inside one). */
+static shl_status parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
+                        bool borrow, bool envelope, shloc_module **out_module) {
   *out_module = NULL;
   if (!filename) filename = "<input>";
   if (len > ctx->limits.max_file_bytes)
     return st_error(SHLOC_ERR_LIMIT, &(shl_srcpos){filename, 0, 0}, NULL,
                     "input is %zu bytes, more than the limit of %zu", len, ctx->limits.max_file_bytes);
+  size_t mod_off = 0, mod_len = 0;
+  shl_status why;
+  switch (envelope ? envelope_sniff(text, len, filename, &mod_off, &mod_len, &why) : ENVELOPE_NO) {
+    case ENVELOPE_YES: return parse_envelope(ctx, filename, text, len, mod_off, mod_len, borrow, out_module);
+    case ENVELOPE_BROKEN: return why;
+    case ENVELOPE_NO: break;
+  }
   shloc_module *m = calloc(1, sizeof *m);
   if (!m) return st_oom();
   m->ctx = ctx;
@@ -35,6 +75,17 @@ static shl_status parse(shloc_context *ctx, const char *filename, const char *te
    * keeps a private copy unless the caller lends it for the module's life. */
   const char *src = text;
   char *fname = arena_strndup(&m->arena, filename, strlen(filename));
+  if (fname && bytecode_is(text, len)) {
+    /* A portable artifact (MLIR bytecode), recognised by its content. */
+    m->filename = fname;
+    shl_status st = bytecode_read(m, (const uint8_t *)text, len, borrow);
+    if (st) {
+      shloc_module_destroy(m);
+      return st;
+    }
+    *out_module = m;
+    return NULL;
+  }
   if (!borrow) {
     char *copy = arena_alloc_uninit(&m->arena, len + 1);
     if (copy) memcpy(copy, text, len);
@@ -64,12 +115,12 @@ static shl_status parse(shloc_context *ctx, const char *filename, const char *te
 
 shl_status shloc_module_parse(shloc_context *ctx, const char *filename, const char *text, size_t len, int first_line,
                               shloc_module **out_module) {
-  return parse(ctx, filename, text, len, first_line, false, out_module);
+  return parse(ctx, filename, text, len, first_line, false, true, out_module);
 }
 
 shl_status shloc_module_parse_borrowed(shloc_context *ctx, const char *filename, const char *text, size_t len,
                                        int first_line, shloc_module **out_module) {
-  return parse(ctx, filename, text, len, first_line, true, out_module);
+  return parse(ctx, filename, text, len, first_line, true, true, out_module);
 }
 
 void shloc_module_destroy(shloc_module *m) {

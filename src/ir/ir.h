@@ -59,6 +59,7 @@ struct shloc_module {
   const char *filename; /* arena copy */
   shl_str loc_defs;     /* verbatim trailing "#loc = loc(...)" definitions */
   shl_str resources;    /* verbatim "{-# dialect_resources: ... #-}" section */
+  const struct shloc_jax_export *jax_export; /* the envelope it came in, or NULL */
 };
 
 struct shloc_context {

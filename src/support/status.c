@@ -73,7 +73,7 @@ shl_status st_at(shl_status st, const shl_srcpos *pos, const char *op) {
    * names where memory ran out (when there is memory for that). */
   if (st == st_oom() && (pos || op)) st = st_error(SHLOC_ERR_OOM, NULL, NULL, "out of memory");
   if (st == st_oom()) return st;
-  if (!st->file && !st->line && pos) {
+  if (!st->file && !st->line && !st->col && pos) {
     st->file = dup_or_null(pos->file);
     st->line = pos->line;
     st->col = pos->col;
@@ -127,6 +127,8 @@ char *shloc_status_render(shloc_status st, const char *source, size_t source_len
   int n;
   if (st->line > 0)
     n = snprintf(out, cap, "%s:%d:%d: error: %s", file, st->line, st->col, st->message);
+  else if (st->col > 0) /* binary input: a byte offset */
+    n = snprintf(out, cap, "%s: error: at byte %d: %s", file, st->col, st->message);
   else
     n = snprintf(out, cap, "%s: error: %s", file, st->message);
   if (line && n >= 0 && (size_t)n < cap) {

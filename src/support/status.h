@@ -9,7 +9,8 @@
 
 typedef shloc_status shl_status;
 
-/* A position in a source file (1-based line and column). */
+/* A position in a source file (1-based line and column); in binary input
+ * line 0 and col = the byte offset. */
 typedef struct {
   const char *file;
   int line;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "parser.h"
+#include "quant_text.h"
 
 static shl_type *new_type(shl_parser *p, shl_type_kind k) {
   shl_type *t = ARENA_NEW(p->a, shl_type);
@@ -15,7 +16,8 @@ static shl_type *new_type(shl_parser *p, shl_type_kind k) {
 static shl_status quant_type(shl_parser *p, shl_str text, shl_quant **out) {
   shl_quant *q = ARENA_NEW(p->a, shl_quant);
   if (!q) return st_oom();
-  q->text = text;
+  /* Stored in MLIR's canonical spelling, so that equal types print alike. */
+  if (!quant_canonical(p->a, text, &q->text)) q->text = text;
   q->axis = -1;
   /* Storage and expressed types are what execution needs; the rest of the
    * parameters are read from the text by the quantization kernels. */

@@ -19,6 +19,20 @@ static shl_status kw_eq(shl_parser *p, const char *kw) {
 
 static void pr_stripped(shl_printer *pr, const shl_attr *a) { pr_str(pr, sdy_attr_stripped(a)); }
 
+/* MLIR's generated parsers also take the full `#sdy.name<...>` spelling
+ * where the stripped one is printed. */
+static shl_status full_or_stripped(shl_parser *p, shl_status (*stripped)(shl_parser *, const shl_attr **),
+                                   const void *(*kind)(const shl_attr *), const char *what, const shl_attr **out) {
+  if (p_tok(p)->kind != TK_HASH_ID) return stripped(p, out);
+  shl_token at = *p_tok(p);
+  ST_TRY(p_attr(p, out));
+  if (!kind(*out)) return parse_error_at(p, &at, "expected %s", what);
+  return NULL;
+}
+
+static const void *is_mesh(const shl_attr *a) { return sdy_attr_mesh(a); }
+static const void *is_sharding(const shl_attr *a) { return sdy_attr_sharding(a); }
+
 /* ------------------------------------------------------------------ sdy.mesh */
 
 shl_status parse_sdy_mesh(shl_parser *p, op_state *os) {
@@ -27,7 +41,7 @@ shl_status parse_sdy_mesh(shl_parser *p, op_state *os) {
   ST_TRY(os_attr(p, os, "sym_name", attr_string(p->a, name)));
   ST_TRY(p_expect(p, '='));
   const shl_attr *mesh;
-  ST_TRY(sdy_parse_mesh(p, &mesh));
+  ST_TRY(full_or_stripped(p, sdy_parse_mesh, is_mesh, "a mesh <[...]>", &mesh));
   ST_TRY(os_attr(p, os, "mesh", mesh));
   return p_attr_dict(p, os);
 }
@@ -73,7 +87,7 @@ static void value_type_tail(shl_printer *pr, const shl_op *op, const char *const
 shl_status parse_sdy_sharded_value(shl_parser *p, op_state *os) {
   ST_TRY(p_operands(p, os, false));
   const shl_attr *s;
-  ST_TRY(sdy_parse_sharding(p, &s));
+  ST_TRY(full_or_stripped(p, sdy_parse_sharding, is_sharding, "a sharding <@mesh, [...]>", &s));
   ST_TRY(os_attr(p, os, "sharding", s));
   return same_type_tail(p, os, true);
 }

@@ -312,8 +312,10 @@ void print_pad(shl_printer *pr, const shl_op *op) {
 }
 
 /* stablehlo.get_dimension_size %x, dim = 1 : (A) -> tensor<i32> */
+/* stablehlo.get_dimension_size %x, dim = 0 : (A) -> R
+ * stablehlo.set_dimension_size %x, %size, dim = 0 : (A, S) -> R */
 shl_status parse_get_dimension_size(shl_parser *p, op_state *os) {
-  ST_TRY(pp_operands_comma(p, os, 1));
+  ST_TRY(pp_operands_comma(p, os, os->def->id == OP_SET_DIMENSION_SIZE ? 2 : 1));
   ST_TRY(pp_expect_kw_eq(p, "dim"));
   ST_TRY(pp_int_attr(p, os, "dimension", &pp_i64));
   ST_TRY(p_attr_dict(p, os));

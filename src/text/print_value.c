@@ -127,3 +127,9 @@ shl_status print_type_text(const shl_type *t, char **out) {
   pr_type(&pr, t);
   return finish(&pr, out, NULL);
 }
+
+shl_status print_attr_text(const shl_attr *a, char **out) {
+  shl_printer pr = {0};
+  pr_attr(&pr, a);
+  return finish(&pr, out, NULL);
+}

@@ -27,5 +27,7 @@ shl_status printer_value_name(const shl_value *v, char **out);
 
 /* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
 shl_status print_type_text(const shl_type *t, char **out);
+/* An attribute as MLIR prints it ("1 : i32", "\"text\"", "[1, 2]"); *out is malloc'd. */
+shl_status print_attr_text(const shl_attr *a, char **out);
 
 #endif

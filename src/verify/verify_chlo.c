@@ -133,6 +133,11 @@ shl_status verify_scan(const verify_ctx *vc, const shl_op *op) {
   for (uint32_t i = 0; i < op->n_results; i++) ST_TRY(vfy_tensor(op, vfy_rtype(op, i), "result", i));
   int64_t dim, size;
   ST_TRY(vfy_int_attr(op, "dimension", false, 0, &dim));
+  for (int i = 0; i < 2; i++) { /* I64Attr, as the pretty form prints them untyped */
+    const shl_attr *a = op_attr(op, i ? "scan_dim_size" : "dimension");
+    if (a && a->kind == AT_INT && a->type && a->type->dtype != DT_I64)
+      return VFY_ERR(op, "attribute '%s' must be a 64-bit integer", i ? "scan_dim_size" : "dimension");
+  }
   if (dim < 0) return VFY_ERR(op, "attribute 'dimension' must be non-negative, got %lld", (long long)dim);
   ST_TRY(vfy_int_attr(op, "scan_dim_size", true, -1, &size));
   if (op_attr(op, "scan_dim_size") && size < 0)

@@ -297,6 +297,28 @@ shl_status verify_pad(const verify_ctx *vc, const shl_op *op) {
   return vfy_shape_check(op, "result", vfy_rtype(op, 0), &sh);
 }
 
+/* The result has the operand's element type and rank; dimension `dimension`
+ * becomes the size operand's value (a dynamic, bounded size in general), the
+ * other dimensions stay (upstream's inferSetDimensionSizeOp). */
+shl_status verify_set_dimension_size(const verify_ctx *vc, const shl_op *op) {
+  (void)vc;
+  ST_TRY(vfy_all_tensors(op, 2, 1));
+  const shl_type *a = vfy_otype(op, 0), *s = vfy_otype(op, 1), *r = vfy_rtype(op, 0);
+  int64_t d;
+  ST_TRY(vfy_int_attr(op, "dimension", false, 0, &d));
+  if (s->rank > 0 || s->dtype != DT_I32) return VFY_ERR(op, "size operand must be tensor<i32>, got %s", vfy_tstr(s));
+  if (d < 0 || (a->rank >= 0 && d >= a->rank))
+    return VFY_ERR(op, "dimension %lld is out of range [0, %d)", (long long)d, (int)a->rank);
+  if (!vfy_elem_compat(a, r)) return VFY_ERR(op, "result type %s must have the element type of %s", vfy_tstr(r), vfy_tstr(a));
+  if (a->rank < 0 || r->rank < 0) return NULL;
+  if (r->rank != a->rank) return VFY_ERR(op, "result type %s must have the rank of %s", vfy_tstr(r), vfy_tstr(a));
+  for (int32_t i = 0; i < a->rank; i++)
+    if (i != d && !vfy_dims_compat(a->dims[i], r->dims[i]))
+      return VFY_ERR(op, "result type %s must keep the dimensions of %s other than %lld", vfy_tstr(r), vfy_tstr(a),
+                     (long long)d);
+  return NULL;
+}
+
 shl_status verify_get_dimension_size(const verify_ctx *vc, const shl_op *op) {
   (void)vc;
   ST_TRY(vfy_all_tensors(op, 1, 1));

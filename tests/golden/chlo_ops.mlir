@@ -85,3 +85,13 @@ func.func @memref_and_rng(%arg0: memref<2x3xf32, affine_map<(d0, d1) -> (d0, d1)
   %0:2 = "stablehlo.rng_bit_generator"(%arg2) {rng_algorithm = #stablehlo<rng_algorithm DEFAULT>} : (tensor<f32>) -> (tensor<f32>, tensor<f32>)
   func.return %arg0, %0#1 : memref<2x3xf32>, tensor<f32>
 }
+
+// -----
+
+// chlo ops on bounded dynamic shapes parse, verify and print (not run).
+func.func @constant_like_bounded(%arg0: tensor<2xi64>, %arg1: tensor<i32>) -> tensor<?xi32, #stablehlo.bounds<2>> {
+  %0 = stablehlo.set_dimension_size %arg0, %arg1, dim = 0 : (tensor<2xi64>, tensor<i32>) -> tensor<?xi64, #stablehlo.bounds<2>>
+  %1 = "chlo.constant_like"(%0) <{value = 1 : i32}> : (tensor<?xi64, #stablehlo.bounds<2>>) -> tensor<?xi32, #stablehlo.bounds<2>>
+  %2 = chlo.broadcast_add %1, %1 : (tensor<?xi32, #stablehlo.bounds<2>>, tensor<?xi32, #stablehlo.bounds<2>>) -> tensor<?xi32, #stablehlo.bounds<2>>
+  return %2 : tensor<?xi32, #stablehlo.bounds<2>>
+}

@@ -201,6 +201,7 @@ static void test_ormqr(void **state) {
           check_ormqr(t, &lt_batches[b], 4, 3, 2, lr, tr);
           check_ormqr(t, &lt_batches[b], 3, 5, 3, lr, tr);
           check_ormqr(t, &lt_batches[b], 1, 1, 1, lr, tr);
+          check_ormqr(t, &lt_batches[b], 0, 3, 0, lr, tr); /* empty Q (left) or no reflectors (right) */
         }
 }
 

@@ -5,13 +5,14 @@
  * triangle (and not the diagonal for 'U'); T·x = b for the tridiagonal
  * solvers with JAX's padding (dl[0], du[n-1]) holding garbage; gtsv's info
  * for a singular system; finite answers from the perturbed solver where
- * gtsv reports a zero pivot. */
+ * gtsv reports a zero pivot, and its known answer for a zero 1x1 pivot. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <float.h>
 
 #include "lapack_harness.h"
 
@@ -185,12 +186,33 @@ static void test_gtsv_singular(void **state) {
   }
 }
 
+/* Known answer of the perturbed solver for 0·x = 1: the zero pivot becomes
+ * LAPACK's safe minimum (the smallest normal number), so x = 1 / FLT_MIN
+ * (or DBL_MIN); a 1x1 system 4·x = 2 is solved exactly. */
+static void test_perturbed_known(void **state) {
+  for (int t = 0; t < 4; t++) {
+    XLA_FFI_DataType dt = lt_types[t];
+    lt_tensor in[4] = {LT(dt, 2, 1), LT(dt, 2, 1), LT(dt, 2, 1), LT(dt, 2, 1, 1)}, x = LT(dt, 2, 1, 1);
+    for (int i = 0; i < 4; i++) lt_alloc(&in[i]);
+    lt_set(&in[1], 1, 4);
+    lt_set(&in[3], 0, 1);
+    lt_set(&in[3], 1, 2);
+    lt_call("tridiagonal_solve_perturbed_ffi", "{}", 4, in, 1, &x, NULL);
+    double want = 1 / (lt_is_single(dt) ? (double)FLT_MIN : DBL_MIN);
+    lt_near(lt_get(&x, 0), want, 1e-6, want, "0·x = 1", 0, 0, 0);
+    lt_near(lt_get(&x, 1), 0.5, 0, 1, "4·x = 2", 1, 0, 0);
+    lt_free(in, 4);
+    lt_free(&x, 1);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_trsm),
       cmocka_unit_test(test_trsm_alpha),
       cmocka_unit_test(test_gtsv),
       cmocka_unit_test(test_gtsv_singular),
+      cmocka_unit_test(test_perturbed_known),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "exec/plan.h"
+#include "harness.h"
 #include "shloc/ffi_registry.h"
 #include "shloc/shloc.h"
 #include "ok.h"
@@ -60,6 +61,7 @@ static void test_canonical_text(void **state) {
       {"sdy.mesh @m = <[\"a\"=2, \"b\"=2], device_ids=[0, 1, 2, 3]>", "sdy.mesh @m = <[\"a\"=2, \"b\"=2]>"},
       {"sdy.mesh @m = <[\"a\"=2], device_ids=[1, 0]>", "sdy.mesh @m = <[\"a\"=2], device_ids=[1, 0]>"},
       {"sdy.mesh @m = <[], device_ids=[0]>", "sdy.mesh @m = <[], device_ids=[0]>"},
+      {"sdy.mesh @m = #sdy.mesh<[\"a\"=1]>", "sdy.mesh @m = <[\"a\"=1]>"}, /* the full spelling is read too */
       /* MLIR prints '"' in a string as \22 */
       {"sdy.mesh @\"my mesh\" = <[\"a\\\"b\"=2]>", "sdy.mesh @\"my mesh\" = <[\"a\\22b\"=2]>"},
       {MESH "func.func @f(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{\"a\",?},{ ? }p3], unreduced={\"b\"}, "
@@ -114,7 +116,15 @@ static void test_errors(void **state) {
   expect_error("sdy.mesh @m = <[\"a\"=2, \"a\"=2]>", SHLOC_ERR_VERIFY, 1, 1, "duplicate axis name: \"a\"");
   expect_error("sdy.mesh @m = <[\"a\"=2], device_ids=[0, 0]>", SHLOC_ERR_VERIFY, 1, 1, "iota");
   expect_error("sdy.mesh @m = <[\"a\"=2]>\nsdy.mesh @m = <[\"b\"=2]>", SHLOC_ERR_VERIFY, 2, 1, "redefinition of mesh @m");
+  /* A mesh defined after its use is checked before its sizes are used. */
+  expect_error("func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{\"a\"}]>}) {\n  return\n}\n"
+               "sdy.mesh @m = <[\"a\"=0]>",
+               SHLOC_ERR_VERIFY, 1, 1, "mesh @m has an axis size below 1");
   /* Parse errors point at the token. */
+  expect_error("func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+               "  %0 = sdy.sharding_constraint %a #sdy.mesh<[\"a\"=1]> : tensor<2xf32>\n"
+               "  return %0 : tensor<2xf32>\n}",
+               SHLOC_ERR_PARSE, 2, 35, "expected a sharding");
   expect_error("func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{}p01]>}) {\n  return\n}",
                SHLOC_ERR_PARSE, 1, 69, "priority");
   expect_error("func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{}], bogus={}>}) {\n  return\n}",
@@ -219,6 +229,23 @@ static void test_annotations_alias(void **state) {
   shloc_context_destroy(ctx);
 }
 
+/* Forwarded values feed fused elementwise groups on both sides. */
+static void test_forward_and_fusion(void **state) {
+  (void)state;
+  /* c = [1, -2, 3, -4]; n = -c; (|n| + n) * n = [0, 8, 0, 32] */
+  run_ok("sdy.mesh @m = <[\"a\"=1]>\n"
+         "func.func @main() {\n"
+         "  %c = stablehlo.constant dense<[1.0, -2.0, 3.0, -4.0]> : tensor<4xf32>\n"
+         "  %0 = stablehlo.negate %c : tensor<4xf32>\n"
+         "  %1 = sdy.sharding_constraint %0 <@m, [{\"a\"}]> : tensor<4xf32>\n"
+         "  %2 = stablehlo.abs %1 : tensor<4xf32>\n"
+         "  %3 = stablehlo.add %2, %1 : tensor<4xf32>\n"
+         "  %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = \"{replicated}\"} : (tensor<4xf32>) -> tensor<4xf32>\n"
+         "  %5 = stablehlo.multiply %4, %0 : tensor<4xf32>\n"
+         "  check.expect_eq_const %5, dense<[0.0, 8.0, 0.0, 32.0]> : tensor<4xf32>\n"
+         "  return\n}");
+}
+
 /* A manual computation over an axis of size 2 needs two devices. */
 static void test_manual_needs_devices(void **state) {
   (void)state;
@@ -254,6 +281,7 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_run_jax_form),
       cmocka_unit_test(test_annotations_alias),
+      cmocka_unit_test(test_forward_and_fusion),
       cmocka_unit_test(test_manual_needs_devices),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

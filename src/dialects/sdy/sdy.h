@@ -74,7 +74,8 @@ shl_str sdy_attr_stripped(const shl_attr *a);
 
 /* Size of a mesh axis, or -1 when the mesh has no such axis. */
 int64_t sdy_mesh_axis_size(const sdy_mesh *m, shl_str name);
-/* Product of the axis sizes (1 for an empty or maximal mesh). */
+/* Product of the axis sizes (1 for an empty or maximal mesh; -1 for a size
+ * below 1 or an overflow). */
 int64_t sdy_mesh_devices(const sdy_mesh *m);
 
 /* ---- verification ---- */

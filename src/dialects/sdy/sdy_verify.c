@@ -48,6 +48,12 @@ shl_status sdy_sharding_mesh(const shloc_module *m, const shl_op *op, const char
                              const sdy_mesh **out) {
   *out = s->mesh ? s->mesh : sdy_module_mesh(m, s->mesh_name);
   if (!*out) return ERR(op, "%s: unknown mesh: @%.*s", what, (int)s->mesh_name.n, s->mesh_name.p);
+  if (s->mesh) return sdy_verify_mesh(op, s->mesh);
+  /* The sdy.mesh op has its own rule, which may run later (symbols can be
+   * used before their definition); the sizes products below rely on this. */
+  if (sdy_mesh_devices(*out) < 0)
+    return ERR(op, "%s: mesh @%.*s has an axis size below 1 or too many devices", what, (int)s->mesh_name.n,
+               s->mesh_name.p);
   return NULL;
 }
 

@@ -69,6 +69,10 @@ static inline void ku_strides(int32_t rank, const int64_t *dims, int64_t *stride
   }
 }
 
+/* A body's terminator: stablehlo.return, or func.return for a body taken
+ * from a function (the called_computations of JAX's dynamic targets). */
+static inline bool ku_is_return(const shl_op *o) { return op_is(o, OP_RETURN) || op_is(o, OP_FUNC_RETURN); }
+
 /* The body of a region with two scalar arguments that applies one
  * commutative binary op to them and returns it: that op's id, else OP_UNKNOWN. */
 static inline shl_opid ku_body_binop(const shl_region *r) {
@@ -78,7 +82,7 @@ static inline shl_opid ku_body_binop(const shl_region *r) {
   const shl_op *o = b->first;
   if (!o || !o->next || o->next->next) return OP_UNKNOWN;
   const shl_op *ret = o->next;
-  if (!op_is(ret, OP_RETURN) || ret->n_operands != 1 || ret->operands[0] != &o->results[0]) return OP_UNKNOWN;
+  if (!ku_is_return(ret) || ret->n_operands != 1 || ret->operands[0] != &o->results[0]) return OP_UNKNOWN;
   if (o->n_operands != 2 || o->n_results != 1) return OP_UNKNOWN;
   const shl_value *x = o->operands[0], *y = o->operands[1];
   const shl_value *a0 = &b->args[0], *a1 = &b->args[1];

@@ -4,9 +4,10 @@
  * costs more than parsing a mid-sized module: OpenBLAS maps ~30 MB, resolves
  * thousands of relocations and starts a thread pool whose threads spin for a
  * while.  So libshloc does not link them: the kernels that call them ask for
- * them while planning (mathlib_require), which also turns a missing library
- * into an error at the op instead of a loader failure at startup.  The
- * prototypes come from the installed cblas.h / lapacke.h. */
+ * them while planning (mathlib_require) and the built-in JAX LAPACK targets
+ * (src/targets/jax) when called, which also turns a missing library into an
+ * error at the op instead of a loader failure at startup.  The prototypes
+ * come from the installed cblas.h / lapacke.h. */
 #ifndef SHLOC_EXEC_KERNELS_MATHLIB_H
 #define SHLOC_EXEC_KERNELS_MATHLIB_H
 

@@ -16,13 +16,19 @@
  * Operands are gathered once into canonical layouts L[B][M][K] and
  * R[G][B][N][K] (K innermost, so each output element is one contiguous dot
  * product) in the compute type: int64 wrapping for integers, double for
- * floats (rounded once into the result type), double complex for complex. */
+ * floats (rounded once into the result type), double complex for complex.
+ * Float products go to ?gemm (gemm.h) one block per group: a group's rows
+ * (mode 1) and its contracting range (mode 2) are contiguous there; small
+ * products, integers and groups with negative sizes (which may overlap) use
+ * the loops. */
 #include <complex.h>
 #include <stdlib.h>
 
 #include "ew_common.h"
 #include "exec/plan.h"
+#include "gemm.h"
 #include "kutil.h"
+#include "mathlib.h"
 
 enum { RD_NONCONTRACTING = 1, RD_CONTRACTING = 2, RD_BATCH = 3 };
 
@@ -39,6 +45,7 @@ typedef struct {
    * it that index group_sizes (x...) */
   int64_t rsize, rinner, xcount;
   bool gs_per_row; /* group_sizes has leading dims (else one row for all) */
+  bool blas;       /* float products through ?gemm */
 } rd_params;
 
 static bool field(const shl_attr *dn, const char *name, int64_t *v, size_t *n) {
@@ -147,6 +154,9 @@ static shl_status rd_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     return op_error(op, SHLOC_ERR_VERIFY, "group_sizes shape does not match the lhs and rhs");
   if (type_num_elements(ot) != (p->mode == RD_CONTRACTING ? p->G : 1) * p->B * p->M * p->N)
     return op_error(op, SHLOC_ERR_VERIFY, "result shape does not match the operands");
+  p->blas = p->cat != EWC_INT && p->M * p->N * p->K >= (1 << 15) && p->M <= INT32_MAX && p->N <= INT32_MAX &&
+            p->K <= INT32_MAX;
+  if (p->blas) ST_TRY(mathlib_require(op));
   *params = p;
   return NULL;
 }
@@ -232,6 +242,65 @@ PRODUCTS(u64)
 PRODUCTS(double)
 PRODUCTS(cplx)
 
+/* ?gemm for mode 3 (a batched product), mode 1 (each group's row block
+ * times its rhs) and mode 2 (each group's contracting range, summed over the
+ * x prefixes).  False, touching nothing, when some group size is negative. */
+static bool products_gemm(const rd_params *p, const int64_t *gs, int64_t ngs, const void *L, const void *R, void *O) {
+  for (int64_t i = 0; i < ngs && p->mode != RD_BATCH; i++)
+    if (gs[i] < 0) return false;
+  ku_ck ck = p->cat == EWC_CPLX ? CK_C128 : CK_F64;
+  size_t es = ku_ck_bytes(ck);
+  int64_t B = p->B, M = p->M, N = p->N, K = p->K;
+  const uint8_t *l = L, *r = R;
+  uint8_t *o = O;
+  if (p->mode == RD_BATCH) {
+    for (int64_t b = 0; b < B; b++) {
+      gemm_shape g = {false, true, M, N, K, K, K, N};
+      gemm_call(ck, &g, l + (size_t)(b * M * K) * es, r + (size_t)(b * N * K) * es, o + (size_t)(b * M * N) * es);
+    }
+    return true;
+  }
+  if (p->mode == RD_NONCONTRACTING) {
+    memset(O, 0, (size_t)(B * M * N) * es); /* rows outside every group */
+    int64_t span = p->rsize * p->rinner;
+    for (int64_t b = 0; b < B; b++)
+      for (int64_t x = 0; x < p->xcount; x++)
+        for (int64_t j = 0; j < p->G; j++) {
+          int64_t s, e;
+          group_range(p, gs, b * p->xcount + x, j, &s, &e);
+          if (e <= s) continue;
+          int64_t r0 = x * span + s * p->rinner;
+          gemm_shape g = {false, true, (e - s) * p->rinner, N, K, K, K, N};
+          gemm_call(ck, &g, l + (size_t)((b * M + r0) * K) * es, r + (size_t)((j * B + b) * N * K) * es,
+                    o + (size_t)((b * M + r0) * N) * es);
+        }
+    return true;
+  }
+  /* mode 2: out[j][b] = sum over x of L[b][:, range] R[b][:, range]^T */
+  void *tmp = malloc((size_t)(M * N) * es + 1);
+  if (!tmp) return false;
+  int64_t span = p->rsize * p->rinner;
+  for (int64_t j = 0; j < p->G; j++)
+    for (int64_t b = 0; b < B; b++) {
+      uint8_t *c = o + (size_t)((j * B + b) * M * N) * es;
+      memset(c, 0, (size_t)(M * N) * es);
+      for (int64_t x = 0; x < p->xcount; x++) {
+        int64_t s, e;
+        group_range(p, gs, b * p->xcount + x, j, &s, &e);
+        if (e <= s) continue;
+        int64_t k0 = x * span + s * p->rinner;
+        gemm_shape g = {false, true, M, N, (e - s) * p->rinner, K, K, N};
+        gemm_call(ck, &g, l + (size_t)(b * M * K + k0) * es, r + (size_t)(b * N * K + k0) * es, tmp);
+        if (ck == CK_F64)
+          for (int64_t i = 0; i < M * N; i++) ((double *)(void *)c)[i] += ((const double *)tmp)[i];
+        else
+          for (int64_t i = 0; i < M * N; i++) ((cplx *)(void *)c)[i] += ((const cplx *)tmp)[i];
+      }
+    }
+  free(tmp);
+  return true;
+}
+
 /* Whole-buffer conversions into the compute type, chunked as ew_common wants. */
 static void load_all(ew_cat c, shl_dtype dt, const void *src, int64_t n, void *dst) {
   for (int64_t off = 0; off < n; off += EW_CHUNK) {
@@ -276,12 +345,12 @@ static shl_status rd_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
     case EWC_REAL:
       gather_double(lraw, p->lrank, p->ldims, p->lorder, L);
       gather_double(rraw, p->rrank, p->rdims, p->rorder, R);
-      products_double(p, gs, L, R, O);
+      if (!p->blas || !products_gemm(p, gs, ng, L, R, O)) products_double(p, gs, L, R, O);
       break;
     default:
       gather_cplx(lraw, p->lrank, p->ldims, p->lorder, L);
       gather_cplx(rraw, p->rrank, p->rdims, p->rorder, R);
-      products_cplx(p, gs, L, R, O);
+      if (!p->blas || !products_gemm(p, gs, ng, L, R, O)) products_cplx(p, gs, L, R, O);
       break;
   }
   store_all(p->cat, out[0]->dtype, O, no, out[0]->data);

@@ -79,8 +79,13 @@ static shl_status scan_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   shl_buf *args = calloc(n_args + 1, sizeof *args);
   shl_buf **argp = calloc(n_args + 1, sizeof *argp);
   void **slices = calloc(p->n_in + 1, sizeof *slices);
+  /* New carries are staged first: a body may return one carry argument in
+   * another's place (a swap), and the arguments are the carry results. */
+  size_t carry_bytes = 0;
+  for (uint32_t c = 0; c < p->n_carry; c++) carry_bytes += out[p->n_out + c]->nbytes;
+  uint8_t *stage = malloc(carry_bytes + 1);
   shl_status st = NULL;
-  if (!args || !argp || !slices) {
+  if (!args || !argp || !slices || !stage) {
     st = st_oom();
     goto done;
   }
@@ -119,13 +124,22 @@ static shl_status scan_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
     }
     if (st) break;
     for (uint32_t i = 0; i < p->n_out; i++) slice_copy(out[i], p->dim, pos, res[i]->data, false);
-    /* memmove: a body may return a carry argument itself */
-    for (uint32_t c = 0; c < p->n_carry; c++) memmove(out[p->n_out + c]->data, res[p->n_out + c]->data, out[p->n_out + c]->nbytes);
+    size_t off = 0;
+    for (uint32_t c = 0; c < p->n_carry; c++) {
+      memcpy(stage + off, res[p->n_out + c]->data, out[p->n_out + c]->nbytes);
+      off += out[p->n_out + c]->nbytes;
+    }
+    off = 0;
+    for (uint32_t c = 0; c < p->n_carry; c++) {
+      memcpy(out[p->n_out + c]->data, stage + off, out[p->n_out + c]->nbytes);
+      off += out[p->n_out + c]->nbytes;
+    }
   }
 done:
   if (slices)
     for (uint32_t i = 0; i < p->n_in; i++) free(slices[i]);
   free(slices);
+  free(stage);
   free(args);
   free(argp);
   return st;

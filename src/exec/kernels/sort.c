@@ -114,7 +114,7 @@ static void sort_recognise(const shl_region *r, sort_params *p) {
   int n = 0;
   for (int k = 0; k < 2; k++) d[n++] = (vdesc){.v = &b->args[k], .kind = V_ARG, .arg = k};
   for (const shl_op *o = b->first; o; o = o->next) {
-    if (op_is(o, OP_RETURN)) {
+    if (ku_is_return(o)) {
       const vdesc *c = o->n_operands == 1 && !o->next ? vfind(d, n, o->operands[0]) : NULL;
       if (!is(c, V_CMP)) return;
       /* Only TOTALORDER on raw values tells -0 from +0 (see key_f32). */

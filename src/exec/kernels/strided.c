@@ -123,25 +123,35 @@ typedef struct {
     for (int64_t j = j0; j < j1; j++) memcpy(d + i * t->dr + j * t->dc, s + i * t->sr + j * t->sc, sizeof(T)); \
   break
 
-/* One 2-D plane whose source runs along rows and destination along columns. */
+/* Block row bi (TILE rows) of a plane, tile by tile. */
+static void tile_rows(const tile_ctx *t, uint8_t *d, const uint8_t *s, int64_t bi) {
+  int64_t i0 = bi * TILE, i1 = i0 + TILE < t->rows ? i0 + TILE : t->rows;
+  for (int64_t j0 = 0; j0 < t->cols; j0 += TILE) {
+    int64_t j1 = j0 + TILE < t->cols ? j0 + TILE : t->cols;
+    switch (t->esz) {
+      case 1: TILE_LOOP(uint8_t);
+      case 2: TILE_LOOP(uint16_t);
+      case 4: TILE_LOOP(uint32_t);
+      case 8: TILE_LOOP(uint64_t);
+      default: TILE_LOOP(u128);
+    }
+  }
+}
+
+/* One 2-D plane whose source runs along rows and destination along columns.
+ * A small plane (a batch of small matrices calls this once per matrix) stays
+ * out of OpenMP: entering even a one-thread parallel region costs more than
+ * moving a few hundred bytes. */
 static void tile_plane(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64_t ds, int64_t ss) {
   (void)n, (void)ds, (void)ss;
   const tile_ctx *t = ctx;
   int64_t nbr = (t->rows + TILE - 1) / TILE;
-#pragma omp parallel for schedule(static) if (t->rows * t->cols >= PAR_MIN)
-  for (int64_t bi = 0; bi < nbr; bi++) {
-    int64_t i0 = bi * TILE, i1 = i0 + TILE < t->rows ? i0 + TILE : t->rows;
-    for (int64_t j0 = 0; j0 < t->cols; j0 += TILE) {
-      int64_t j1 = j0 + TILE < t->cols ? j0 + TILE : t->cols;
-      switch (t->esz) {
-        case 1: TILE_LOOP(uint8_t);
-        case 2: TILE_LOOP(uint16_t);
-        case 4: TILE_LOOP(uint32_t);
-        case 8: TILE_LOOP(uint64_t);
-        default: TILE_LOOP(u128);
-      }
-    }
+  if (t->rows * t->cols < PAR_MIN) {
+    for (int64_t bi = 0; bi < nbr; bi++) tile_rows(t, d, s, bi);
+    return;
   }
+#pragma omp parallel for schedule(static)
+  for (int64_t bi = 0; bi < nbr; bi++) tile_rows(t, d, s, bi);
 }
 
 void strided_copy(const strided_box *b, void *dst, const void *src, size_t esz) {

@@ -239,7 +239,7 @@ static int ss_select_pattern(const shl_region *r) {
   if (!op_is(o, OP_COMPARE) || o->n_operands != 2 || o->operands[0] != &b->args[0] || o->operands[1] != &b->args[1])
     return 0;
   const shl_op *ret = o->next;
-  if (!op_is(ret, OP_RETURN) || ret->n_operands != 1 || ret->operands[0] != &o->results[0]) return 0;
+  if (!ku_is_return(ret) || ret->n_operands != 1 || ret->operands[0] != &o->results[0]) return 0;
   shl_dtype t = type_storage_dtype(b->args[0].type);
   if (!dtype_is_float(t) && !(ku_plain_int(t) && dtype_bits(t) <= 32)) return 0;
   const shl_attr *ct = op_attr(o, "compare_type");

@@ -57,12 +57,9 @@ bool dyn_target_is(shl_str name) {
   return false;
 }
 
-#define DYN_ERR(op, name, ...) op_error_named(op, name, __VA_ARGS__)
-
-/* An error at the call naming the target (not stablehlo.custom_call). */
-static shl_status op_error_named(const shl_op *call, shl_str name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static shl_status op_error_named(const shl_op *call, shl_str name, const char *fmt, ...) {
+/* An error at the call naming the target (not just stablehlo.custom_call). */
+static shl_status dyn_error(const shl_op *call, shl_str name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static shl_status dyn_error(const shl_op *call, shl_str name, const char *fmt, ...) {
   char msg[400];
   va_list ap;
   va_start(ap, fmt);
@@ -85,10 +82,10 @@ static bool const_ints(const shl_value *v, int64_t *out, size_t cap, size_t *n) 
 static shl_status callee(plan_ctx *pc, const shl_op *call, shl_str name, const shl_op **out) {
   const shl_attr *cc = op_attr(call, "called_computations");
   if (!cc || cc->kind != AT_ARRAY || cc->u.arr.n != 1 || cc->u.arr.items[0]->kind != AT_SYMREF)
-    return DYN_ERR(call, name, "expects called_computations to have 1 element");
+    return dyn_error(call, name, "expects called_computations to have 1 element");
   const shl_op *f = module_find_func(plan_module(pc), cc->u.arr.items[0]->u.sym.root);
   if (!f || !func_body(f))
-    return DYN_ERR(call, name, "called computation %.*s is not a function of this module",
+    return dyn_error(call, name, "called computation %.*s is not a function of this module",
                    (int)(cc->u.arr.items[0]->u.sym.text.n > 64 ? 64 : cc->u.arr.items[0]->u.sym.text.n),
                    cc->u.arr.items[0]->u.sym.text.p);
   *out = f;
@@ -129,11 +126,11 @@ static shl_status synthesize(plan_ctx *pc, const shl_op *call, shl_str name, shl
 }
 
 static shl_status prepare_top_k(plan_ctx *pc, const shl_op *call, shl_str name, dyn_target *t) {
-  if (call->n_operands != 2 || call->n_results != 2) return DYN_ERR(call, name, "expects (operand, k) -> (values, indices)");
+  if (call->n_operands != 2 || call->n_results != 2) return dyn_error(call, name, "expects (operand, k) -> (values, indices)");
   const shl_type *x = call->operands[0]->type, *v = call->results[0].type;
-  if (!is_int_tensor(call->operands[1]->type, 0)) return DYN_ERR(call, name, "expects k (operand #1) to be a 0-dimensional integer tensor");
+  if (!is_int_tensor(call->operands[1]->type, 0)) return dyn_error(call, name, "expects k (operand #1) to be a 0-dimensional integer tensor");
   if (!type_is_static(x) || !type_is_static(v) || !type_is_static(call->results[1].type) || x->rank < 1 || v->rank != x->rank)
-    return DYN_ERR(call, name, "runs only with static shapes of the same rank >= 1");
+    return dyn_error(call, name, "runs only with static shapes of the same rank >= 1");
   int64_t k = v->dims[v->rank - 1];
   t->n_in = 1;
   t->check = 1;
@@ -149,13 +146,13 @@ static shl_status prepare_top_k(plan_ctx *pc, const shl_op *call, shl_str name, 
 
 static shl_status prepare_rng(plan_ctx *pc, const shl_op *call, shl_str name, dyn_target *t) {
   if (call->n_operands != 2 || call->n_results != 2)
-    return DYN_ERR(call, name, "expects (initial_state, output_shape) -> (output_state, output)");
+    return dyn_error(call, name, "expects (initial_state, output_shape) -> (output_state, output)");
   const shl_type *shape = call->operands[1]->type, *bits = call->results[1].type;
   const shl_attr *alg = op_attr(call, "rng_algorithm");
-  if (!alg || alg->kind != AT_ENUM) return DYN_ERR(call, name, "expects a #stablehlo<rng_algorithm ...> rng_algorithm");
-  if (!is_int_tensor(shape, 1)) return DYN_ERR(call, name, "expects output_shape (operand #1) to be a 1-dimensional integer tensor");
+  if (!alg || alg->kind != AT_ENUM) return dyn_error(call, name, "expects a #stablehlo<rng_algorithm ...> rng_algorithm");
+  if (!is_int_tensor(shape, 1)) return dyn_error(call, name, "expects output_shape (operand #1) to be a 1-dimensional integer tensor");
   if (!type_is_static(bits) || shape->dims[0] != bits->rank || bits->rank > KU_MAX_RANK)
-    return DYN_ERR(call, name, "runs only with a static output whose rank is output_shape's length");
+    return dyn_error(call, name, "runs only with a static output whose rank is output_shape's length");
   t->n_in = 1;
   t->check = 1;
   t->check_what = "output_shape (operand #1)";
@@ -168,21 +165,21 @@ static shl_status prepare_rng(plan_ctx *pc, const shl_op *call, shl_str name, dy
 
 static shl_status prepare_reduce_window(plan_ctx *pc, const shl_op *call, shl_str name, dyn_target *t) {
   uint32_t n = call->n_results;
-  if (!n || call->n_operands != 2 * n + 5) return DYN_ERR(call, name, "expects size(operands) = 2 * size(results) + 5");
+  if (!n || call->n_operands != 2 * n + 5) return dyn_error(call, name, "expects size(operands) = 2 * size(results) + 5");
   static const char *const names[5] = {"window_dimensions", "window_strides", "base_dilations", "window_dilations",
                                        "padding"};
   int32_t rank = call->operands[0]->type->rank;
-  if (rank < 0 || rank > KU_MAX_RANK) return DYN_ERR(call, name, "needs ranked inputs");
+  if (rank < 0 || rank > KU_MAX_RANK) return dyn_error(call, name, "needs ranked inputs");
   shl_named_attr a[5];
   for (int i = 0; i < 5; i++) {
     int64_t v[2 * KU_MAX_RANK];
     size_t cnt = 0;
     const shl_value *src = call->operands[2 * n + (uint32_t)i];
     if (!const_ints(src, v, 2 * KU_MAX_RANK, &cnt))
-      return DYN_ERR(call, name, "%s (operand #%u) must be a constant (only static shapes are supported)", names[i],
+      return dyn_error(call, name, "%s (operand #%u) must be a constant (only static shapes are supported)", names[i],
                      2 * n + (uint32_t)i);
     if (cnt != (size_t)(i == 4 ? 2 * rank : rank))
-      return DYN_ERR(call, name, "expects %s (operand #%u) to have %d values, got %zu", names[i], 2 * n + (uint32_t)i,
+      return dyn_error(call, name, "expects %s (operand #%u) to have %d values, got %zu", names[i], 2 * n + (uint32_t)i,
                      i == 4 ? 2 * rank : rank, cnt);
     a[i] = (shl_named_attr){str_of(names[i]), attr_dense_array_i64(pc->arena, v, (int64_t)cnt), true};
     if (!a[i].attr) return st_oom();
@@ -200,27 +197,27 @@ static shl_status prepare_reduce_window(plan_ctx *pc, const shl_op *call, shl_st
 static shl_status prepare_approx_top_k(plan_ctx *pc, const shl_op *call, shl_str name, dyn_target *t) {
   uint32_t n = call->n_results;
   if (call->n_operands < 3 || call->n_operands != 2 * n + 1)
-    return DYN_ERR(call, name, "expects (inputs..., init values..., k) with one result per input");
+    return dyn_error(call, name, "expects (inputs..., init values..., k) with one result per input");
   const shl_attr *cfg = op_attr(call, "mhlo.backend_config");
   int64_t dim = -1;
   if (!cfg || cfg->kind != AT_DICT || !attr_as_int(attr_dict_get(cfg->u.dict.items, cfg->u.dict.n, "reduction_dim"), &dim))
-    return DYN_ERR(call, name, "needs mhlo.backend_config with an i64 reduction_dim");
+    return dyn_error(call, name, "needs mhlo.backend_config with an i64 reduction_dim");
   const shl_attr *agg = attr_dict_get(cfg->u.dict.items, cfg->u.dict.n, "aggregate_to_topk");
   t->at_most = agg && agg->kind == AT_BOOL && !agg->u.b;
   const shl_type *x = call->operands[0]->type, *r = call->results[0].type;
-  if (!type_is_static(x) || !type_is_static(r) || r->rank != x->rank) return DYN_ERR(call, name, "runs only with static shapes");
-  if (dim < 0 || dim >= x->rank) return DYN_ERR(call, name, "reduction_dim is out of range");
+  if (!type_is_static(x) || !type_is_static(r) || r->rank != x->rank) return dyn_error(call, name, "runs only with static shapes");
+  if (dim < 0 || dim >= x->rank) return dyn_error(call, name, "reduction_dim is out of range");
   for (uint32_t i = 0; i < n; i++) {
     const shl_type *xi = call->operands[i]->type, *ri = call->results[i].type;
     bool ok = type_is_static(xi) && type_is_static(ri) && xi->rank == x->rank && ri->rank == x->rank && ri->dtype == xi->dtype;
     for (int32_t d = 0; ok && d < x->rank; d++) ok = xi->dims[d] == x->dims[d];
-    if (!ok) return DYN_ERR(call, name, "input %u does not match input 0 in shape or its result in element type", i);
+    if (!ok) return dyn_error(call, name, "input %u does not match input 0 in shape or its result in element type", i);
     for (int32_t d = 0; d < x->rank; d++)
       if (d != dim ? ri->dims[d] != x->dims[d] : ri->dims[d] > x->dims[d])
-        return DYN_ERR(call, name, "output %u has dimension %d of size %lld for an input of size %lld", i, d,
+        return dyn_error(call, name, "output %u has dimension %d of size %lld for an input of size %lld", i, d,
                        (long long)ri->dims[d], (long long)x->dims[d]);
   }
-  if (!is_int_tensor(call->operands[2 * n]->type, 0)) return DYN_ERR(call, name, "expects k to be a 0-dimensional integer tensor");
+  if (!is_int_tensor(call->operands[2 * n]->type, 0)) return dyn_error(call, name, "expects k to be a 0-dimensional integer tensor");
   const shl_op *cmp;
   ST_TRY(callee(pc, call, name, &cmp));
   t->n_in = n;
