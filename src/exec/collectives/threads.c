@@ -73,12 +73,16 @@ static shl_status threads_exchange(coll_world *w, uint32_t dev, const shl_op *op
   threads_world *tw = (threads_world *)w;
   tw->entries[dev] = mine; /* each device writes its own slot; the barrier publishes it */
   ST_TRY(barrier(tw, op));
-  for (uint32_t d = 0; d < tw->n; d++) {
+  /* Every device compares all entries with device #0's, so all report the same. */
+  const coll_entry *e0 = tw->entries[0];
+  for (uint32_t d = 1; d < tw->n; d++) {
     const coll_entry *e = tw->entries[d];
-    if (e->kind != mine->kind || e->seq != mine->seq || e->n != mine->n)
+    if (e->kind != e0->kind || e->seq != e0->seq || e->n != e0->n)
       return op_error(op, SHLOC_ERR_RUNTIME,
-                      "devices disagree on collective #%llu: device #%u runs '%s', device #%u runs '%s'",
-                      (unsigned long long)mine->seq, dev, shl_op_table[mine->kind].name, d, shl_op_table[e->kind].name);
+                      "devices disagree on collective #%llu: device #0 runs '%s' with %u operands, device #%u runs '%s' "
+                      "with %u operands (its collective #%llu)",
+                      (unsigned long long)e0->seq, shl_op_table[e0->kind].name, e0->n, d, shl_op_table[e->kind].name,
+                      e->n, (unsigned long long)e->seq);
   }
   *all = tw->entries;
   return NULL;
