@@ -293,3 +293,56 @@ module @all_gather_empty {
     func.return
   }
 }
+
+// -----
+
+// collective_broadcast with a dynamic root per operand: operand 0 from the
+// group's place 1 (replica 0 in group [1, 0]), operand 1 from place 0.
+module @collective_broadcast_dynamic_root {
+  func.func @step(%a: tensor<2xi32>, %b: tensor<i32>, %root: tensor<2xi32>) -> (tensor<2xi32>, tensor<i32>) {
+    %r:2 = "stablehlo.collective_broadcast"(%a, %b, %root) {replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>,
+        has_dynamic_root} : (tensor<2xi32>, tensor<i32>, tensor<2xi32>) -> (tensor<2xi32>, tensor<i32>)
+    return %r#0, %r#1 : tensor<2xi32>, tensor<i32>
+  }
+  func.func @main() {
+    %a0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+    %b0 = stablehlo.constant dense<10> : tensor<i32>
+    %a1 = stablehlo.constant dense<[3, 4]> : tensor<2xi32>
+    %b1 = stablehlo.constant dense<30> : tensor<i32>
+    %root = stablehlo.constant dense<[1, 0]> : tensor<2xi32>
+    %r:4 = "interpreter.run_parallel"(%a0, %b0, %root, %a1, %b1, %root) {programs = [[@step], [@step]]} :
+        (tensor<2xi32>, tensor<i32>, tensor<2xi32>, tensor<2xi32>, tensor<i32>, tensor<2xi32>) ->
+        (tensor<2xi32>, tensor<i32>, tensor<2xi32>, tensor<i32>)
+    check.expect_eq_const %r#0, dense<[1, 2]> : tensor<2xi32>
+    check.expect_eq_const %r#1, dense<30> : tensor<i32>
+    check.expect_eq_const %r#2, dense<[1, 2]> : tensor<2xi32>
+    check.expect_eq_const %r#3, dense<30> : tensor<i32>
+    func.return
+  }
+}
+
+// -----
+
+// collective_reduce (minimum): the first device of each group (replica 2
+// for [2, 0], replica 1 alone) gets the reduction, the others zeros.
+module @collective_reduce_min {
+  func.func @step(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %r = "stablehlo.collective_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.minimum %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[2, 0], [1, -1]]> : tensor<2x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
+    return %r : tensor<2xf32>
+  }
+  func.func @main() {
+    %a = stablehlo.constant dense<[1.0, 9.0]> : tensor<2xf32>
+    %b = stablehlo.constant dense<[7.0, -3.0]> : tensor<2xf32>
+    %c = stablehlo.constant dense<[4.0, 2.5]> : tensor<2xf32>
+    %r:3 = "interpreter.run_parallel"(%a, %b, %c) {programs = [[@step], [@step], [@step]]} :
+        (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>)
+    check.expect_eq_const %r#0, dense<[0.0, 0.0]> : tensor<2xf32>
+    check.expect_eq_const %r#1, dense<[7.0, -3.0]> : tensor<2xf32>
+    check.expect_eq_const %r#2, dense<[1.0, 2.5]> : tensor<2xf32>
+    func.return
+  }
+}

@@ -109,7 +109,7 @@ static shl_status region_prepare(plan_ctx *pc, const shl_op *op, void **params) 
   (void)params;
   if (op->n_regions != 1 || op->regions[0].blocks[0]->n_args != 2)
     return op_error(op, SHLOC_ERR_VERIFY, "expects a reduction body of two scalars");
-  for (uint32_t k = 0; k < op->n_operands; k++)
+  for (uint32_t k = 0; k < op->n_results; k++)
     if (type_storage_dtype(op->operands[k]->type) != type_storage_dtype(op->regions[0].blocks[0]->args[0].type))
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "with element types that differ from the body's is not supported");
   return NULL;
@@ -274,10 +274,45 @@ static shl_status permute_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
 
 const shl_kernel kernel_collective_permute = {NULL, permute_run};
 
+/* With has_dynamic_root the last operand holds, per data operand (or one
+ * for all), the place in the group of the device that sends it; otherwise
+ * the first device of the group does.  -1: the device is in no group. */
+static shl_status root_of(const plan_op *po, const coll_view *v, uint32_t k, int64_t *dev) {
+  *dev = -1;
+  if (!v->n) return NULL;
+  const shl_attr *a = op_attr(po->op, "has_dynamic_root");
+  if (!a || (a->kind == AT_BOOL && !a->u.b)) {
+    *dev = v->ids[0];
+    return NULL;
+  }
+  const shl_buf *r = member(v, v->pos)[po->n_in - 1];
+  if (r->n != 1 && r->n != po->n_out) return op_error(po->op, SHLOC_ERR_RUNTIME, "expects one root per operand");
+  int64_t i = r->n == 1 ? 0 : k, root;
+  switch (r->dtype) {
+  case DT_I32: root = ((const int32_t *)r->data)[i]; break;
+  case DT_I64: root = ((const int64_t *)r->data)[i]; break;
+  default: return op_error(po->op, SHLOC_ERR_UNSUPPORTED, "expects an i32 or i64 root operand");
+  }
+  if (root < 0 || root >= v->n)
+    return op_error(po->op, SHLOC_ERR_RUNTIME, "root %lld is outside the group of %u", (long long)root, v->n);
+  *dev = v->ids[root];
+  return NULL;
+}
+
 static shl_status broadcast_fn(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out) {
   (void)ec;
-  int64_t src = v->n ? (int64_t)v->ids[0] : -1;
-  return take(po, v, src, out);
+  for (uint32_t k = 0; k < po->n_out; k++) {
+    int64_t src;
+    ST_TRY(root_of(po, v, k, &src));
+    if (src < 0) {
+      memset(out[k]->data, 0, out[k]->nbytes);
+      continue;
+    }
+    if (v->all[src]->bufs[k]->nbytes != out[k]->nbytes)
+      return op_error(po->op, SHLOC_ERR_RUNTIME, "devices pass operands of different sizes");
+    if (out[k]->nbytes) memcpy(out[k]->data, v->all[src]->bufs[k]->data, out[k]->nbytes);
+  }
+  return NULL;
 }
 
 static shl_status broadcast_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
@@ -285,3 +320,22 @@ static shl_status broadcast_run(exec_ctx *ec, const plan_op *po, shl_buf *const 
 }
 
 const shl_kernel kernel_collective_broadcast = {NULL, broadcast_run};
+
+/* collective_reduce: the root (first of the group, or the dynamic root)
+ * gets the all_reduce result, the others zeros. */
+static shl_status collective_reduce_fn(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out) {
+  ST_TRY(need_group(po, v));
+  for (uint32_t k = 0; k < po->n_out; k++) {
+    int64_t root;
+    ST_TRY(root_of(po, v, k, &root));
+    if (root == (int64_t)v->ids[v->pos]) ST_TRY(reduce_group(ec, po, v, k, 0, out[k]->n, out[k]->data));
+    else memset(out[k]->data, 0, out[k]->nbytes);
+  }
+  return NULL;
+}
+
+static shl_status collective_reduce_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  return coll_run(ec, po, in, out, collective_reduce_fn);
+}
+
+const shl_kernel kernel_collective_reduce = {region_prepare, collective_reduce_run};
