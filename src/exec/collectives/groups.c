@@ -62,8 +62,9 @@ shl_status coll_group(const shl_op *op, coll_mode mode, uint32_t n_rep, uint32_t
     }
     for (int64_t i = 0; i < rows * cols; i++)
       if (g[i] < -1 || g[i] >= limit) {
+        long long bad = g[i];
         free(g);
-        return op_error(op, SHLOC_ERR_VERIFY, "replica_groups entry %lld is out of range [0, %u)", (long long)g[i], limit);
+        return op_error(op, SHLOC_ERR_VERIFY, "replica_groups entry %lld is out of range [0, %u)", bad, limit);
       }
   } else {
     rows = 1;
