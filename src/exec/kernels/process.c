@@ -4,13 +4,24 @@
  * successive stablehlo.infeed ops return) and an outfeed (where
  * stablehlo.outfeed's values go; the interpreter only collects them).
  *
- * The programs run one after another in grid order, so programs that
- * communicate (collectives, send/recv) are not run here: their ops are
- * refused when planned.  Outside run_parallel there is one process (ids 0)
- * and no feed, as in the reference, where infeed/outfeed are errors. */
+ * Each program runs on its own thread (one per device) with its own plan
+ * (planned once per device, so no run state is shared), and the devices
+ * meet in collectives through the thread transport (exec/collectives/).
+ * The infeed queue is shared: devices pop it under a lock, in the order
+ * they reach their infeed ops, as the reference's processes do.  Outside
+ * run_parallel there is one process (ids 0) and no feed, as in the
+ * reference, where infeed/outfeed are errors. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "exec/collectives/device.h"
 #include "exec/plan.h"
 
-typedef struct {
+/* Seconds a device waits for its peers before giving up (a last resort:
+ * faults and ended programs stop the peers at once). */
+#define GRID_TIMEOUT_S 300
+
+typedef struct grid_params {
   uint32_t n_rep, n_part;
   exec_plan **programs;   /* n_rep * n_part, row-major */
   uint32_t *arg_off, *res_off;
@@ -18,10 +29,9 @@ typedef struct {
   exec_plan **infeed;
 } grid_params;
 
-struct exec_process {
-  uint32_t replica, partition;
-  const grid_params *grid;
-  uint32_t *next_infeed; /* shared by the grid's processes */
+struct grid_feed {
+  pthread_mutex_t mu;
+  uint32_t next;
 };
 
 static shl_status plan_callee(plan_ctx *pc, const shl_op *op, const shl_attr *ref, exec_plan **out,
@@ -58,7 +68,12 @@ static shl_status grid_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     for (uint32_t p = 0; p < g->n_part; p++) {
       uint32_t k = r * g->n_part + p;
       const shl_op *f;
-      ST_TRY(plan_callee(pc, op, row->u.arr.items[p], &g->programs[k], &f));
+      /* A fresh function cache per device: its plans (and their run state) are its own. */
+      shl_strmap saved = pc->funcs;
+      strmap_init(&pc->funcs, pc->arena);
+      shl_status st = plan_callee(pc, op, row->u.arr.items[p], &g->programs[k], &f);
+      pc->funcs = saved;
+      ST_TRY(st);
       g->arg_off[k] = args;
       g->res_off[k] = res;
       args += func_type(f)->n_in;
@@ -94,18 +109,71 @@ static void copy_buf(shl_buf *dst, const shl_buf *src) {
   if (dst->data != src->data && src->nbytes) memcpy(dst->data, src->data, src->nbytes);
 }
 
+typedef struct {
+  exec_ctx *ec;
+  const grid_params *g;
+  uint32_t k;
+  struct exec_process proc;
+  uint64_t seq;
+  shl_buf *const *in, *const *out;
+  shl_status st;
+} grid_device;
+
+static void *device_main(void *arg) {
+  grid_device *d = arg;
+  const grid_params *g = d->g;
+  exec_ctx sub = *d->ec;
+  sub.proc = &d->proc;
+  shl_buf **res;
+  d->st = exec_region(&sub, g->programs[d->k], d->in + g->arg_off[d->k], &res);
+  for (uint32_t i = g->res_off[d->k]; !d->st && i < g->res_off[d->k + 1]; i++) copy_buf(d->out[i], res[i - g->res_off[d->k]]);
+  d->proc.world->t->leave(d->proc.world, d->k, d->st != NULL);
+  return NULL;
+}
+
 static shl_status grid_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const grid_params *g = po->params;
-  uint32_t next_infeed = 0;
-  for (uint32_t k = 0; k < g->n_rep * g->n_part; k++) {
-    struct exec_process proc = {k / g->n_part, k % g->n_part, g, &next_infeed};
-    exec_ctx sub = *ec;
-    sub.proc = &proc;
-    shl_buf **res;
-    ST_TRY(exec_region(&sub, g->programs[k], in + g->arg_off[k], &res));
-    for (uint32_t i = g->res_off[k]; i < g->res_off[k + 1]; i++) copy_buf(out[i], res[i - g->res_off[k]]);
+  uint32_t n = g->n_rep * g->n_part;
+  struct grid_feed feed = {.next = 0};
+  grid_device *devs = calloc(n, sizeof *devs);
+  pthread_t *th = calloc(n, sizeof *th);
+  coll_world *w = coll_threads_new(g->n_rep, g->n_part, GRID_TIMEOUT_S);
+  if (!devs || !th || !w) {
+    free(devs);
+    free(th);
+    if (w) w->t->free(w);
+    return st_oom();
   }
-  return NULL;
+  pthread_mutex_init(&feed.mu, NULL);
+  shl_status st = NULL;
+  uint32_t started = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    grid_device *d = &devs[k];
+    *d = (grid_device){ec, g, k, {k / g->n_part, k % g->n_part, g, &feed, w, NULL}, 0, in, out, NULL};
+    d->proc.seq = &d->seq;
+    if (pthread_create(&th[k], NULL, device_main, d)) {
+      st = op_error(po->op, SHLOC_ERR_RUNTIME, "could not start a thread for device #%u", k);
+      w->t->leave(w, k, true);
+      break;
+    }
+    started++;
+  }
+  for (uint32_t k = 0; k < started; k++) pthread_join(th[k], NULL);
+  /* Report the device that failed first; the others only stopped because of it. */
+  int64_t first = w->t->failed_device(w);
+  for (uint32_t k = 0; k < started; k++) {
+    if (!st && (first < 0 || (int64_t)k == first) && devs[k].st) {
+      st = st_annotate(devs[k].st, "on device #%u (replica %u, partition %u)", k, devs[k].proc.replica,
+                       devs[k].proc.partition);
+      continue;
+    }
+    if (devs[k].st) shloc_status_free(devs[k].st);
+  }
+  pthread_mutex_destroy(&feed.mu);
+  w->t->free(w);
+  free(devs);
+  free(th);
+  return st;
 }
 
 const shl_kernel kernel_run_parallel = {grid_prepare, grid_run};
@@ -117,18 +185,27 @@ static shl_status infeed_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in
   const shl_op *op = po->op;
   if (!ec->proc) return op_error(op, SHLOC_ERR_UNSUPPORTED, "runs only inside interpreter.run_parallel (its infeed queue)");
   const grid_params *g = ec->proc->grid;
-  uint32_t k = (*ec->proc->next_infeed)++;
-  if (k >= g->n_infeed) return op_error(op, SHLOC_ERR_RUNTIME, "infeed queue is empty (%u entries)", g->n_infeed);
-  shl_buf **res;
-  ST_TRY(exec_region(ec, g->infeed[k], NULL, &res));
-  uint32_t n = plan_num_results(g->infeed[k]);
-  if (n + 1 != po->n_out) return op_error(op, SHLOC_ERR_RUNTIME, "infeed entry #%u returns %u values, the op takes %u", k, n, po->n_out - 1);
-  for (uint32_t i = 0; i < n; i++) {
-    if (res[i]->nbytes != out[i]->nbytes || res[i]->dtype != out[i]->dtype)
-      return op_error(op, SHLOC_ERR_RUNTIME, "infeed entry #%u result #%u has the wrong type", k, i);
-    copy_buf(out[i], res[i]);
+  struct grid_feed *feed = ec->proc->feed;
+  /* The entry's plan is shared by the devices: run it under the lock. */
+  pthread_mutex_lock(&feed->mu);
+  uint32_t k = feed->next++;
+  shl_status st = k >= g->n_infeed ? op_error(op, SHLOC_ERR_RUNTIME, "infeed queue is empty (%u entries)", g->n_infeed) : NULL;
+  shl_buf **res = NULL;
+  if (!st) st = exec_region(ec, g->infeed[k], NULL, &res);
+  if (st) {
+    pthread_mutex_unlock(&feed->mu);
+    return st;
   }
-  return NULL;
+  uint32_t n = plan_num_results(g->infeed[k]);
+  if (n + 1 != po->n_out)
+    st = op_error(op, SHLOC_ERR_RUNTIME, "infeed entry #%u returns %u values, the op takes %u", k, n, po->n_out - 1);
+  for (uint32_t i = 0; !st && i < n; i++) {
+    if (res[i]->nbytes != out[i]->nbytes || res[i]->dtype != out[i]->dtype)
+      st = op_error(op, SHLOC_ERR_RUNTIME, "infeed entry #%u result #%u has the wrong type", k, i);
+    else copy_buf(out[i], res[i]);
+  }
+  pthread_mutex_unlock(&feed->mu);
+  return st;
 }
 
 static shl_status outfeed_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {

@@ -1,0 +1,50 @@
+/* How devices of one multi-device run meet for a collective.  Every
+ * collective is one rendezvous of all devices of the run (every device of an
+ * SPMD program executes every collective): each device publishes its operand
+ * buffers, waits until all have, computes its own result by reading its
+ * group's buffers in process-group order, and waits again before the buffers
+ * are reused.  Results therefore never depend on arrival order.
+ *
+ * The interface is a table of functions so that another transport (MPI) can
+ * stand behind the same kernels; coll_threads_new is the in-process one. */
+#ifndef SHLOC_EXEC_COLLECTIVES_TRANSPORT_H
+#define SHLOC_EXEC_COLLECTIVES_TRANSPORT_H
+
+#include "exec/plan.h"
+
+typedef struct coll_world coll_world;
+
+/* What a device publishes for one collective. */
+typedef struct {
+  shl_opid kind;          /* the op, to detect devices running different collectives */
+  uint64_t seq;           /* the device's collective count, idem */
+  uint32_t n;             /* operand buffers */
+  shl_buf *const *bufs;
+} coll_entry;
+
+typedef struct {
+  /* Publishes dev's entry and waits for every device's; *all receives the
+   * n_devices entries (valid until coll_release). */
+  shl_status (*exchange)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine,
+                          const coll_entry *const **all);
+  /* Waits until every device has read the exchanged buffers. */
+  shl_status (*release)(coll_world *w, uint32_t dev, const shl_op *op);
+  /* dev's program ended (failed: with an error); peers waiting for it stop. */
+  void (*leave)(coll_world *w, uint32_t dev, bool failed);
+  /* The first device that failed, or -1. */
+  int64_t (*failed_device)(coll_world *w);
+  void (*free)(coll_world *w);
+} coll_transport;
+
+struct coll_world {
+  const coll_transport *t;
+  uint32_t n_rep, n_part;
+};
+
+/* The thread transport for n_rep x n_part devices in this process
+ * (device id = replica * n_part + partition); NULL when out of memory.
+ * timeout_s bounds a wait for peers (a last resort: faults are reported
+ * through leave at once). */
+coll_world *coll_threads_new(uint32_t n_rep, uint32_t n_part, unsigned timeout_s);
+
+#endif
