@@ -10,5 +10,7 @@ bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shim_bindin
 
 /* shloc lower FILE --to=linalg ... */
 int cmd_lower_linalg(int argc, char **argv);
+/* shloc compile FILE -o OUT */
+int cmd_compile(int argc, char **argv);
 
 #endif
