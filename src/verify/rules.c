@@ -467,8 +467,17 @@ static const char *shape_str(const vfy_shape *s) {
   return b.b;
 }
 
+static _Thread_local verify_shape_fn sink_fn;
+static _Thread_local void *sink_user;
+
+void vfy_set_shape_sink(verify_shape_fn fn, void *user) {
+  sink_fn = fn;
+  sink_user = user;
+}
+
 shl_status vfy_shape_check(const shl_op *op, const char *what, const shl_type *t, vfy_shape *s) {
   shl_status st = NULL;
+  if (sink_fn) sink_fn(sink_user, t, s->rank, s->d);
   if (!vfy_is_tensor(t)) {
     st = VFY_ERR(op, "%s must be a tensor, got %s", what, vfy_tstr(t));
   } else if (t->rank >= 0) {
