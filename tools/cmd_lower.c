@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "codegen/shim.h"
 #include "passes/lower_custom_calls.h"
+#include "cli_lower.h"
 
 static const char usage_text[] =
     "usage: shloc lower-custom-calls FILE [-o OUT] [--targets A,B] [--shim SHIM.c]\n"
@@ -52,18 +53,18 @@ static bool add_targets(str_list *l, char *value) {
   return true;
 }
 
-static bool parse_bindings(char **specs, size_t n, shim_binding *out) {
+bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shim_binding *out) {
   for (size_t i = 0; i < n; i++) {
     char *eq = strchr(specs[i], '=');
     if (!eq || eq == specs[i] || !shim_is_c_identifier(str_of(eq + 1))) {
-      fprintf(stderr, "shloc lower-custom-calls: --ffi '%s': expected TARGET=SYMBOL with SYMBOL a C identifier\n",
+      fprintf(stderr, "shloc %s: --ffi '%s': expected TARGET=SYMBOL with SYMBOL a C identifier\n", cmd,
               specs[i]);
       return false;
     }
     *eq = '\0';
     for (size_t j = 0; j < i; j++)
       if (strcmp(out[j].target, specs[i]) == 0) {
-        fprintf(stderr, "shloc lower-custom-calls: --ffi names target '%s' twice\n", specs[i]);
+        fprintf(stderr, "shloc %s: --ffi names target '%s' twice\n", cmd, specs[i]);
         return false;
       }
     out[i] = (shim_binding){specs[i], eq + 1};
@@ -155,7 +156,7 @@ int cmd_lower(int argc, char **argv) {
     goto done;
   }
   shim_binding *ffi = calloc(ffi_specs.n + 1, sizeof *ffi);
-  if (!ffi || !parse_bindings(ffi_specs.v, ffi_specs.n, ffi)) {
+  if (!ffi || !cli_parse_ffi_bindings("lower-custom-calls", ffi_specs.v, ffi_specs.n, ffi)) {
     free(ffi);
     goto done;
   }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_lower.h"
 
 typedef struct {
   const char *name;
@@ -21,6 +22,8 @@ static const command commands[] = {
     {"run", cmd_run, "run a function on .npy inputs; write .npy outputs or print results", true},
     {"lower-custom-calls", cmd_lower, "custom calls -> func.call of external functions (+ C shim to the handlers)",
      false},
+    {"lower", cmd_lower_linalg, "lower a static program to upstream MLIR (--to=linalg) for mlir-opt", false},
+    {"compile", cmd_compile, "lower, then mlir-opt-22 / mlir-translate-22 / clang-22 to LLVM IR or an object", false},
 };
 
 static void usage(FILE *f) {

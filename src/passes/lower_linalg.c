@@ -1,0 +1,419 @@
+/* StableHLO -> upstream MLIR text: module, functions, calls, constants and
+ * control flow; the op families live in lower_linalg_{ew,shape,dot}.c. */
+#include "passes/lower_linalg.h"
+
+#include <stdlib.h>
+
+#include "passes/lower_custom_calls.h"
+#include "passes/lower_linalg_emit.h"
+
+uint32_t ll_fresh(ll_emit *e) { return e->next_id++; }
+
+void ll_tmp(ll_emit *e, uint32_t id) {
+  pr_puts(&e->pr, "%v");
+  pr_uint(&e->pr, id);
+}
+
+static uint32_t value_num(ll_emit *e, const shl_value *v) {
+  shl_value *mv = (shl_value *)v; /* the id field is the pass's scratch */
+  if (!mv->id) mv->id = ll_fresh(e) + 1;
+  return mv->id - 1;
+}
+
+void ll_val(ll_emit *e, const shl_value *v) {
+  if (v->def && v->def->n_results > 1) {
+    ll_tmp(e, value_num(e, &v->def->results[0]));
+    pr_printf(&e->pr, "#%u", (unsigned)v->index);
+    return;
+  }
+  ll_tmp(e, value_num(e, v));
+}
+
+void ll_results(ll_emit *e, const shl_op *op) {
+  if (!op->n_results) return;
+  ll_tmp(e, value_num(e, &op->results[0]));
+  if (op->n_results > 1) pr_printf(&e->pr, ":%u", (unsigned)op->n_results);
+  pr_puts(&e->pr, " = ");
+}
+
+void ll_elem(ll_emit *e, shl_dtype dt) { pr_puts(&e->pr, dtype_name(dt)); }
+
+void ll_type(ll_emit *e, const shl_type *t) {
+  pr_puts(&e->pr, "tensor<");
+  for (int i = 0; i < t->rank; i++) pr_printf(&e->pr, "%lldx", (long long)t->dims[i]);
+  ll_elem(e, t->dtype);
+  pr_puts(&e->pr, ">");
+}
+
+static void map_domain(ll_emit *e, int rank) {
+  pr_puts(&e->pr, "affine_map<(");
+  for (int i = 0; i < rank; i++) pr_printf(&e->pr, "%sd%d", i ? ", " : "", i);
+  pr_puts(&e->pr, ") -> (");
+}
+
+void ll_map(ll_emit *e, int rank, const int64_t *dims, int n) {
+  map_domain(e, rank);
+  for (int i = 0; i < n; i++) {
+    if (dims[i] < 0) pr_printf(&e->pr, "%s0", i ? ", " : "");
+    else pr_printf(&e->pr, "%sd%d", i ? ", " : "", (int)dims[i]);
+  }
+  pr_puts(&e->pr, ")>");
+}
+
+void ll_identity_map(ll_emit *e, int rank) {
+  map_domain(e, rank);
+  for (int i = 0; i < rank; i++) pr_printf(&e->pr, "%sd%d", i ? ", " : "", i);
+  pr_puts(&e->pr, ")>");
+}
+
+void ll_iterators(ll_emit *e, int rank, const bool *reduction) {
+  pr_puts(&e->pr, "iterator_types = [");
+  for (int i = 0; i < rank; i++)
+    pr_printf(&e->pr, "%s\"%s\"", i ? ", " : "", reduction && reduction[i] ? "reduction" : "parallel");
+  pr_puts(&e->pr, "]");
+}
+
+uint32_t ll_empty(ll_emit *e, const shl_type *t) {
+  uint32_t id = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, id);
+  pr_puts(&e->pr, " = tensor.empty() : ");
+  ll_type(e, t);
+  return id;
+}
+
+shl_status ll_refuse(const shl_op *op, const char *why) {
+  return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot be lowered to linalg yet: %s", why);
+}
+
+static bool type_ok(const shl_type *t) {
+  if (t->kind != TY_TENSOR || !type_is_static(t)) return false;
+  shl_dtype_class c = dtype_class(t->dtype);
+  return c == DTC_BOOL || c == DTC_SINT || c == DTC_FLOAT;
+}
+
+shl_status ll_check_types(const shl_op *op) {
+  for (uint32_t i = 0; i < op->n_operands; i++)
+    if (!type_ok(op->operands[i]->type))
+      return ll_refuse(op, "only static tensors of float, signed integer or i1 elements are covered");
+  for (uint32_t i = 0; i < op->n_results; i++)
+    if (!type_ok(op->results[i].type))
+      return ll_refuse(op, "only static tensors of float, signed integer or i1 elements are covered");
+  return NULL;
+}
+
+static void type_list(ll_emit *e, uint32_t n, const shl_type *const *ts) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_type(e, ts[i]);
+  }
+}
+
+static void value_types(ll_emit *e, shl_value *const *vs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_type(e, vs[i]->type);
+  }
+}
+
+static void value_list(ll_emit *e, shl_value *const *vs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, vs[i]);
+  }
+}
+
+static void result_types(ll_emit *e, const shl_op *op) {
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_type(e, op->results[i].type);
+  }
+}
+
+typedef enum { TERM_FUNC, TERM_YIELD, TERM_CONDITION } term_kind;
+
+static shl_status emit_block(ll_emit *e, const shl_block *b, term_kind term);
+
+static shl_status emit_terminator(ll_emit *e, const shl_op *op, term_kind term) {
+  pr_newline(&e->pr);
+  if (term == TERM_CONDITION) {
+    if (op->n_operands != 1) return ll_refuse(op, "a while condition must return one value");
+    uint32_t c = ll_fresh(e);
+    ll_tmp(e, c);
+    pr_puts(&e->pr, " = tensor.extract ");
+    ll_val(e, op->operands[0]);
+    pr_puts(&e->pr, "[] : tensor<i1>");
+    return NULL; /* the caller prints scf.condition with the loop's arguments */
+  }
+  pr_puts(&e->pr, term == TERM_FUNC ? "func.return" : "scf.yield");
+  if (op->n_operands) {
+    pr_puts(&e->pr, " ");
+    value_list(e, op->operands, op->n_operands);
+    pr_puts(&e->pr, " : ");
+    value_types(e, op->operands, op->n_operands);
+  }
+  return NULL;
+}
+
+static shl_status emit_region_body(ll_emit *e, const shl_region *r, term_kind term) {
+  if (r->n_blocks != 1) return ll_refuse(r->parent, "regions with several blocks are not covered");
+  return emit_block(e, r->blocks[0], term);
+}
+
+/* scf.while: the condition region ends in scf.condition over its own
+ * arguments, the body region in scf.yield. */
+static shl_status emit_while(ll_emit *e, const shl_op *op) {
+  const shl_block *cb = op->regions[0].n_blocks == 1 ? op->regions[0].blocks[0] : NULL;
+  const shl_block *bb = op->regions[1].n_blocks == 1 ? op->regions[1].blocks[0] : NULL;
+  if (!cb || !bb) return ll_refuse(op, "regions with several blocks are not covered");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "scf.while (");
+  for (uint32_t i = 0; i < op->n_operands; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, &cb->args[i]);
+    pr_puts(&e->pr, " = ");
+    ll_val(e, op->operands[i]);
+  }
+  pr_puts(&e->pr, ") : (");
+  value_types(e, op->operands, op->n_operands);
+  pr_puts(&e->pr, ") -> (");
+  result_types(e, op);
+  pr_puts(&e->pr, ") {");
+  e->pr.indent += 1;
+  ST_TRY(emit_block(e, cb, TERM_CONDITION));
+  uint32_t cond = e->next_id - 1; /* the extract emitted by the terminator */
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "scf.condition(");
+  ll_tmp(e, cond);
+  pr_puts(&e->pr, ") ");
+  for (uint32_t i = 0; i < cb->n_args; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, &cb->args[i]);
+  }
+  pr_puts(&e->pr, " : ");
+  result_types(e, op);
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} do {");
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "^bb0(");
+  for (uint32_t i = 0; i < bb->n_args; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, &bb->args[i]);
+    pr_puts(&e->pr, ": ");
+    ll_type(e, bb->args[i].type);
+  }
+  pr_puts(&e->pr, "):");
+  e->pr.indent += 1;
+  ST_TRY(emit_block(e, bb, TERM_YIELD));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "}");
+  return NULL;
+}
+
+/* scf.if on the extracted i1 predicate. */
+static shl_status emit_if(ll_emit *e, const shl_op *op) {
+  uint32_t c = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, c);
+  pr_puts(&e->pr, " = tensor.extract ");
+  ll_val(e, op->operands[0]);
+  pr_puts(&e->pr, "[] : tensor<i1>");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "scf.if ");
+  ll_tmp(e, c);
+  if (op->n_results) {
+    pr_puts(&e->pr, " -> (");
+    result_types(e, op);
+    pr_puts(&e->pr, ")");
+  }
+  pr_puts(&e->pr, " {");
+  e->pr.indent += 1;
+  ST_TRY(emit_region_body(e, &op->regions[0], TERM_YIELD));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} else {");
+  e->pr.indent += 1;
+  ST_TRY(emit_region_body(e, &op->regions[1], TERM_YIELD));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "}");
+  return NULL;
+}
+
+/* scf.index_switch: an index outside [0, n-1) takes the last branch, as the
+ * spec says, which is the switch's default. */
+static shl_status emit_case(ll_emit *e, const shl_op *op) {
+  uint32_t c = ll_fresh(e), idx = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, c);
+  pr_puts(&e->pr, " = tensor.extract ");
+  ll_val(e, op->operands[0]);
+  pr_puts(&e->pr, "[] : tensor<i32>");
+  pr_newline(&e->pr);
+  ll_tmp(e, idx);
+  pr_puts(&e->pr, " = arith.index_cast ");
+  ll_tmp(e, c);
+  pr_puts(&e->pr, " : i32 to index");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "scf.index_switch ");
+  ll_tmp(e, idx);
+  if (op->n_results) {
+    pr_puts(&e->pr, " -> ");
+    result_types(e, op);
+  }
+  for (uint32_t i = 0; i < op->n_regions; i++) {
+    pr_newline(&e->pr);
+    if (i + 1 < op->n_regions) pr_printf(&e->pr, "case %u {", (unsigned)i);
+    else pr_puts(&e->pr, "default {");
+    e->pr.indent += 1;
+    ST_TRY(emit_region_body(e, &op->regions[i], TERM_YIELD));
+    e->pr.indent -= 1;
+    pr_newline(&e->pr);
+    pr_puts(&e->pr, "}");
+  }
+  return NULL;
+}
+
+static shl_status emit_constant(ll_emit *e, const shl_op *op) {
+  const shl_attr *v = op_attr(op, "value");
+  if (!v || v->kind != AT_DENSE) return ll_refuse(op, "only dense constants are covered");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "arith.constant ");
+  pr_attr(&e->pr, v);
+  return NULL;
+}
+
+static shl_status emit_call(ll_emit *e, const shl_op *op) {
+  const shl_attr *callee = op_attr(op, "callee");
+  if (!callee || callee->kind != AT_SYMREF) return ll_refuse(op, "a call needs a callee");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "func.call ");
+  pr_str(&e->pr, callee->u.sym.text);
+  pr_puts(&e->pr, "(");
+  value_list(e, op->operands, op->n_operands);
+  pr_puts(&e->pr, ") : (");
+  value_types(e, op->operands, op->n_operands);
+  pr_puts(&e->pr, ") -> (");
+  result_types(e, op);
+  pr_puts(&e->pr, ")");
+  return NULL;
+}
+
+static shl_status emit_op(ll_emit *e, const shl_op *op) {
+  switch (op_id(op)) {
+  case OP_WHILE: return emit_while(e, op);
+  case OP_IF: return emit_if(e, op);
+  case OP_CASE: return emit_case(e, op);
+  case OP_FUNC_CALL: return emit_call(e, op);
+  default: break;
+  }
+  ST_TRY(ll_check_types(op));
+  if (op_is(op, OP_CONSTANT)) return emit_constant(e, op);
+  if (ll_is_elementwise(op)) return ll_elementwise(e, op);
+  if (op_is(op, OP_DOT_GENERAL)) return ll_dot_general(e, op);
+  if (op_is(op, OP_REDUCE)) return ll_reduce(e, op);
+  bool handled = false;
+  shl_status st = ll_shape_op(e, op, &handled);
+  if (st || handled) return st;
+  return ll_refuse(op, "no lowering for this op");
+}
+
+static shl_status emit_block(ll_emit *e, const shl_block *b, term_kind term) {
+  for (const shl_op *op = b->first; op; op = op->next) {
+    if (op->def->traits & T_TERM) {
+      if (op->next) return ll_refuse(op, "a terminator must end its block");
+      return emit_terminator(e, op, term);
+    }
+    ST_TRY(emit_op(e, op));
+  }
+  return NULL;
+}
+
+static void arg_attrs(ll_emit *e, const shl_op *f, uint32_t i) {
+  const shl_attr *aa = op_attr(f, "arg_attrs");
+  if (!aa || aa->kind != AT_ARRAY || i >= aa->u.arr.n) return;
+  const shl_attr *d = aa->u.arr.items[i];
+  if (d->kind != AT_DICT || !d->u.dict.n) return;
+  pr_puts(&e->pr, " ");
+  pr_attr(&e->pr, d);
+}
+
+static shl_status emit_func(ll_emit *e, const shl_op *f) {
+  const shl_type *ft = func_type(f);
+  shl_block *body = func_body(f);
+  if (!ft || ft->kind != TY_FUNCTION) return ll_refuse(f, "a function needs a type");
+  for (uint32_t i = 0; i < ft->n_in; i++)
+    if (!type_ok(ft->in[i])) return ll_refuse(f, "only static tensors of float, signed integer or i1 elements are covered");
+  for (uint32_t i = 0; i < ft->n_out; i++)
+    if (!type_ok(ft->out[i])) return ll_refuse(f, "only static tensors of float, signed integer or i1 elements are covered");
+  const shl_attr *vis = op_attr(f, "sym_visibility");
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "func.func ");
+  if (vis && vis->kind == AT_STRING) {
+    pr_str(&e->pr, vis->u.str);
+    pr_puts(&e->pr, " ");
+  }
+  pr_symbol_name(&e->pr, func_sym_name(f));
+  pr_puts(&e->pr, "(");
+  for (uint32_t i = 0; i < ft->n_in; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    if (body) {
+      ll_val(e, &body->args[i]);
+      pr_puts(&e->pr, ": ");
+    }
+    ll_type(e, ft->in[i]);
+    arg_attrs(e, f, i);
+  }
+  pr_puts(&e->pr, ") -> (");
+  type_list(e, ft->n_out, ft->out);
+  pr_puts(&e->pr, ")");
+  const shl_attr *cc = op_attr(f, PASS_CUSTOM_CALL_ATTR);
+  if (cc || op_attr(f, "llvm.emit_c_interface")) {
+    pr_puts(&e->pr, " attributes {llvm.emit_c_interface");
+    if (cc) {
+      pr_puts(&e->pr, ", " PASS_CUSTOM_CALL_ATTR " = ");
+      pr_attr(&e->pr, cc);
+    }
+    pr_puts(&e->pr, "}");
+  }
+  if (!body) return NULL;
+  pr_puts(&e->pr, " {");
+  e->pr.indent += 1;
+  ST_TRY(emit_block(e, body, TERM_FUNC));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "}");
+  return NULL;
+}
+
+shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
+  *out = NULL;
+  *out_len = 0;
+  ST_TRY(pass_lower_custom_calls(m, NULL));
+  ll_emit e = {0};
+  pr_puts(&e.pr, "module {");
+  e.pr.indent = 1;
+  shl_status st = NULL;
+  for (const shl_op *op = m->top->regions[0].blocks[0]->first; op && !st; op = op->next) {
+    if (op_is(op, OP_FUNC)) st = emit_func(&e, op);
+    else st = ll_refuse(op, "only func.func is covered at module level");
+  }
+  e.pr.indent = 0;
+  pr_newline(&e.pr);
+  pr_puts(&e.pr, "}\n");
+  if (!st && e.pr.oom) st = st_oom();
+  if (st) {
+    free(e.pr.buf);
+    return st;
+  }
+  *out = e.pr.buf;
+  *out_len = e.pr.len;
+  return NULL;
+}

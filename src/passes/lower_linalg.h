@@ -1,0 +1,17 @@
+/* Pass: a verified static StableHLO module -> upstream MLIR text (func,
+ * arith, math, tensor, linalg, scf) that mlir-opt parses with no
+ * unregistered dialect.  Custom calls are first rewritten by
+ * pass_lower_custom_calls (func.call of external functions).  An op this
+ * pass does not cover is an error naming the op and its location; nothing
+ * is dropped.  First slice of issue #17: unsigned and complex element types,
+ * dynamic shapes and most non-elementwise ops are refused (README). */
+#ifndef SHLOC_PASSES_LOWER_LINALG_H
+#define SHLOC_PASSES_LOWER_LINALG_H
+
+#include "ir/ir.h"
+
+/* Lowers `m` (custom calls are rewritten in place first) and returns the
+ * malloc'd text in *out / *out_len.  On error *out is NULL. */
+shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len);
+
+#endif

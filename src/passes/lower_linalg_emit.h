@@ -1,0 +1,50 @@
+/* Internals of the linalg lowering (lower_linalg*.c): a text emitter over
+ * shl_printer that names values %vN (v->id holds N + 1). */
+#ifndef SHLOC_PASSES_LOWER_LINALG_EMIT_H
+#define SHLOC_PASSES_LOWER_LINALG_EMIT_H
+
+#include "text/printer.h"
+
+typedef struct {
+  shl_printer pr;
+  uint32_t next_id;
+} ll_emit;
+
+/* A fresh temporary number (printed as %vN). */
+uint32_t ll_fresh(ll_emit *e);
+void ll_tmp(ll_emit *e, uint32_t id);
+/* Names a value, assigning it a number on first use. */
+void ll_val(ll_emit *e, const shl_value *v);
+/* Gives op's results their names (call before printing "= ..."). */
+void ll_results(ll_emit *e, const shl_op *op);
+/* Element types and tensor types in upstream spelling. */
+void ll_elem(ll_emit *e, shl_dtype dt);
+void ll_type(ll_emit *e, const shl_type *t);
+/* affine_map<(d0, ..., d{rank-1}) -> (d{dims[0]}, ...)>; a negative entry is the constant 0. */
+void ll_map(ll_emit *e, int rank, const int64_t *dims, int n);
+void ll_identity_map(ll_emit *e, int rank);
+void ll_iterators(ll_emit *e, int rank, const bool *reduction);
+/* %vN = tensor.empty() : T */
+uint32_t ll_empty(ll_emit *e, const shl_type *t);
+/* The refusal every unsupported op/type gets. */
+shl_status ll_refuse(const shl_op *op, const char *why);
+/* Checks the op's operand and result types are static tensors of supported element types. */
+shl_status ll_check_types(const shl_op *op);
+
+/* Scalar body of an elementwise op over scalar temporaries args[] (element
+ * type in_dt of operand 0); writes lines, sets *res. */
+shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *args, shl_dtype in_dt, shl_dtype out_dt,
+                     uint32_t *res);
+/* Scalar helpers (lower_linalg_ew.c): a converted value, constants, a binary instruction. */
+uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
+uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);
+uint32_t ll_cst_float(ll_emit *e, const char *v, shl_dtype dt);
+uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtype dt);
+/* Op families. */
+bool ll_is_elementwise(const shl_op *op);
+shl_status ll_elementwise(ll_emit *e, const shl_op *op);
+shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
+shl_status ll_dot_general(ll_emit *e, const shl_op *op);
+shl_status ll_reduce(ll_emit *e, const shl_op *op);
+
+#endif

@@ -1,0 +1,104 @@
+/* shloc lower --to=linalg (src/passes/lower_linalg.h): ops and types that are
+ * not covered yet are refused with SHLOC_ERR_UNSUPPORTED, a message naming
+ * the op and "cannot be lowered to linalg yet", and the op's position; no
+ * text is returned.  A covered program gives upstream ops only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ir/ir.h"
+#include "passes/lower_linalg.h"
+#include "shloc/shloc.h"
+
+/* Parses, verifies and lowers; *out gets the text (caller frees) or NULL. */
+static shloc_status lower_text(const char *text, char **out) {
+  shloc_context *ctx = shloc_context_create();
+  assert_non_null(ctx);
+  shloc_module *m = NULL;
+  shloc_status st = shloc_module_parse(ctx, "case.mlir", text, strlen(text), 1, &m);
+  if (!st) st = shloc_module_verify(m);
+  if (st) fail_msg("case does not verify: %s", shloc_status_message(st));
+  size_t len = 0;
+  st = pass_lower_linalg(m, out, &len);
+  shloc_module_destroy(m);
+  shloc_context_destroy(ctx);
+  return st;
+}
+
+static void expect_refused(const char *text, const char *op, int line, int col) {
+  char *out = (char *)"unset";
+  shloc_status st = lower_text(text, &out);
+  assert_non_null(st);
+  assert_null(out);
+  assert_int_equal(shloc_status_code(st), SHLOC_ERR_UNSUPPORTED);
+  const char *msg = shloc_status_message(st);
+  if (!strstr(msg, "cannot be lowered to linalg yet")) fail_msg("unexpected message: %s", msg);
+  assert_non_null(shloc_status_op(st));
+  assert_string_equal(shloc_status_op(st), op);
+  const char *file = NULL;
+  int l = 0, c = 0;
+  shloc_status_location(st, &file, &l, &c);
+  assert_int_equal(l, line);
+  assert_int_equal(c, col);
+  shloc_status_free(st);
+}
+
+static void test_unsupported_op(void **state) {
+  (void)state;
+  expect_refused("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                 "  %r = stablehlo.reverse %x, dims = [0] : tensor<4xf32>\n"
+                 "  return %r : tensor<4xf32>\n"
+                 "}\n",
+                 "stablehlo.reverse", 2, 3);
+}
+
+static void test_unsupported_types(void **state) {
+  (void)state;
+  /* unsigned elements: arith needs signless types and unsigned opcodes */
+  expect_refused("func.func @main(%x: tensor<4xui32>) -> tensor<4xui32> {\n"
+                 "  %r = stablehlo.add %x, %x : tensor<4xui32>\n"
+                 "  return %r : tensor<4xui32>\n"
+                 "}\n",
+                 "func.func", 1, 1);
+  expect_refused("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                 "  %c = stablehlo.constant dense<1> : tensor<4xui8>\n"
+                 "  return %x : tensor<4xf32>\n"
+                 "}\n",
+                 "stablehlo.constant", 2, 3);
+  /* a total-order compare is not an arith predicate */
+  expect_refused("func.func @main(%x: tensor<4xf32>) -> tensor<4xi1> {\n"
+                 "  %r = stablehlo.compare LT, %x, %x, TOTALORDER : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>\n"
+                 "  return %r : tensor<4xi1>\n"
+                 "}\n",
+                 "stablehlo.compare", 2, 3);
+}
+
+static void test_covered_program(void **state) {
+  (void)state;
+  char *out = NULL;
+  shloc_status st = lower_text("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                               "  %r = stablehlo.tanh %x : tensor<4xf32>\n"
+                               "  return %r : tensor<4xf32>\n"
+                               "}\n",
+                               &out);
+  if (st) fail_msg("%s", shloc_status_message(st));
+  assert_non_null(strstr(out, "math.tanh"));
+  assert_non_null(strstr(out, "linalg.generic"));
+  assert_null(strstr(out, "stablehlo"));
+  free(out);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_unsupported_op),
+      cmocka_unit_test(test_unsupported_types),
+      cmocka_unit_test(test_covered_program),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
