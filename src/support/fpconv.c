@@ -3,6 +3,8 @@
  * only adds loops and, for f16, the F16C instructions when the CPU has them. */
 #include "scalar.h"
 
+#include <string.h>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -47,6 +49,46 @@ static bool have_f16c(void) {
 #define HAVE_F16C_PATH 1
 #endif
 
+/* Formats without a dedicated loop (f8, f6, f4 and the rest) go through the
+ * layout: looked up once per call, the loop specialised on the storage
+ * width.  Exactly one of d64 / d32 (s64 / s32) is used: the f32 results
+ * are the double rounded, as fp_to_f32 / fp_from_f32 define them. */
+#define LAYOUT_TO(ST)                                                            \
+  do {                                                                           \
+    const ST *s_ = src;                                                          \
+    if (d64)                                                                     \
+      for (size_t i = 0; i < n; i++) d64[i] = fp_layout_to_f64(L, s_[i]);        \
+    else                                                                         \
+      for (size_t i = 0; i < n; i++) d32[i] = (float)fp_layout_to_f64(L, s_[i]); \
+  } while (0)
+
+static void layout_to(fp_layout L, size_t w, const void *src, double *d64, float *d32, size_t n) {
+  switch (w) {
+    case 1: LAYOUT_TO(uint8_t); break;
+    case 2: LAYOUT_TO(uint16_t); break;
+    case 4: LAYOUT_TO(uint32_t); break;
+    default: LAYOUT_TO(uint64_t); break;
+  }
+}
+
+#define LAYOUT_FROM(ST)                                                                       \
+  do {                                                                                        \
+    ST *d_ = dst;                                                                             \
+    if (s64)                                                                                  \
+      for (size_t i = 0; i < n; i++) d_[i] = (ST)fp_layout_from_f64(L, s64[i]);               \
+    else                                                                                      \
+      for (size_t i = 0; i < n; i++) d_[i] = (ST)fp_layout_from_f64(L, (double)s32[i]);       \
+  } while (0)
+
+static void layout_from(fp_layout L, size_t w, const double *s64, const float *s32, void *dst, size_t n) {
+  switch (w) {
+    case 1: LAYOUT_FROM(uint8_t); break;
+    case 2: LAYOUT_FROM(uint16_t); break;
+    case 4: LAYOUT_FROM(uint32_t); break;
+    default: LAYOUT_FROM(uint64_t); break;
+  }
+}
+
 void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
   switch (t) {
     case DT_F16: {
@@ -75,12 +117,12 @@ void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
       for (size_t i = 0; i < n; i++) dst[i] = fp_bits_f32(s[i] & ~0x1FFFu);
       return;
     }
-    default: {
-      size_t w = dtype_bytes(t);
-      const unsigned char *s = src;
-      for (size_t i = 0; i < n; i++) dst[i] = fp_to_f32(t, fp_load(t, s + i * w));
+    case DT_F64: {
+      const double *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = (float)s[i];
       return;
     }
+    default: layout_to(fp_layout_of(t), dtype_bytes(t), src, NULL, dst, n); return;
   }
 }
 
@@ -112,11 +154,33 @@ void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n) {
       for (size_t i = 0; i < n; i++) d[i] = f32_to_tf32(src[i]);
       return;
     }
-    default: {
-      size_t w = dtype_bytes(t);
-      unsigned char *d = dst;
-      for (size_t i = 0; i < n; i++) fp_store(t, d + i * w, fp_from_f32(t, src[i]));
+    case DT_F64: {
+      double *d = dst;
+      for (size_t i = 0; i < n; i++) d[i] = src[i];
       return;
     }
+    default: layout_from(fp_layout_of(t), dtype_bytes(t), NULL, src, dst, n); return;
+  }
+}
+
+void fp_to_f64_n(shl_dtype t, const void *src, double *dst, size_t n) {
+  if (t == DT_F64) {
+    memcpy(dst, src, n * sizeof *dst);
+  } else if (t == DT_F32) {
+    const float *s = src;
+    for (size_t i = 0; i < n; i++) dst[i] = s[i];
+  } else {
+    layout_to(fp_layout_of(t), dtype_bytes(t), src, dst, NULL, n);
+  }
+}
+
+void fp_from_f64_n(shl_dtype t, const double *src, void *dst, size_t n) {
+  if (t == DT_F64) {
+    memcpy(dst, src, n * sizeof *src);
+  } else if (t == DT_F32) {
+    float *d = dst;
+    for (size_t i = 0; i < n; i++) d[i] = (float)src[i];
+  } else {
+    layout_from(fp_layout_of(t), dtype_bytes(t), src, NULL, dst, n);
   }
 }
