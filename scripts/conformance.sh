@@ -6,10 +6,15 @@
 #      reproduces the source (rules in tools/cli_srcmatch.c);
 #   2. `shloc check --roundtrip` on testdata-dynamic/ and testdata-quantized/
 #      (hand-written or partly generic sources: no source comparison);
-#   3. `shloc test` over testdata/ (every program checks its own results);
+#   3. `shloc test` over testdata/ (every program checks its own results), and
+#      `shloc test --split-input-file` over testdata-quantized/;
 #   4. scripts/mlir_generic_diff.sh on every file: shloc's generic form equals
 #      mlir-opt-22's printing of it, modulo SSA names (skipped, and said so,
-#      without mlir-opt-22; CONFORMANCE_MLIR_OPT=0 leaves it out).
+#      without mlir-opt-22; CONFORMANCE_MLIR_OPT=0 leaves it out);
+#   5. the shape-polymorphic programs of testdata-dynamic/ run through `shloc run`
+#      at two sizes per '?' dimension by ../tools/dyn-run.py (the corpus' own
+#      driver; SKIPPED, and said so, without it or without python3 with numpy;
+#      CONFORMANCE_DYNAMIC=report runs it without failing on it, =0 leaves it out).
 # Each stage prints "N passed, M failed" (or identical/differ); exits 1 if
 # anything failed or the corpus is missing.
 SHLOC=${1:?usage: conformance.sh SHLOC CORPUS_DIR}
@@ -29,6 +34,10 @@ for d in "$CORPUS"/testdata-*; do
 done
 echo "== shloc test $CORPUS/testdata"
 "$SHLOC" test --quiet "$CORPUS/testdata" || rc=1
+if [ -d "$CORPUS/testdata-quantized" ]; then
+  echo "== shloc test --split-input-file $CORPUS/testdata-quantized"
+  "$SHLOC" test --quiet --split-input-file "$CORPUS/testdata-quantized" || rc=1
+fi
 if [ "${CONFORMANCE_MLIR_OPT:-1}" = 0 ]; then
   echo "== generic form vs mlir-opt-22: left out (CONFORMANCE_MLIR_OPT=0)"
 elif ! command -v mlir-opt-22 >/dev/null; then
@@ -44,5 +53,20 @@ else
   rm -f "$log"
   echo "generic vs mlir-opt-22: $same identical, $differ differ"
   [ "$differ" -eq 0 ] && [ "$same" -gt 0 ] || rc=1
+fi
+DYNRUN=$CORPUS/../tools/dyn-run.py
+PY=
+for p in /usr/bin/python3 python3; do
+  if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
+done
+if [ "${CONFORMANCE_DYNAMIC:-1}" = 0 ]; then
+  echo "== dynamic shapes: left out (CONFORMANCE_DYNAMIC=0)"
+elif [ ! -d "$CORPUS/testdata-dynamic" ] || [ ! -f "$DYNRUN" ]; then
+  echo "== dynamic shapes: SKIPPED ($DYNRUN or testdata-dynamic missing)"
+elif [ -z "$PY" ]; then
+  echo "== dynamic shapes: SKIPPED (no python3 with numpy)"
+else
+  echo "== dynamic shapes: $CORPUS/testdata-dynamic"
+  "$PY" "$DYNRUN" "$SHLOC" "$CORPUS/testdata-dynamic" --verbose || [ "${CONFORMANCE_DYNAMIC:-1}" = report ] || rc=1
 fi
 exit $rc

@@ -191,6 +191,8 @@ size_t cli_split(const char *text, size_t len, bool split, cli_chunk **out) {
   if (!v) return 0;
   const char *start = text, *p = text, *end = text + len;
   int line = 1, start_line = 1;
+  /* A portable artifact (MLIR bytecode) is one module: its bytes are never split. */
+  if (len >= 4 && memcmp(text, "ML\xEFR", 4) == 0) split = false;
   while (split && p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *le = nl ? nl : end;

@@ -20,8 +20,10 @@ static const char usage_text[] =
     "default @main, or the only function) once per --repeat.\n"
     "\n"
     "  --input A.npy   one per function argument, in order (also: -i); shape and\n"
-    "                  element type must match the argument's type exactly (errors\n"
-    "                  number arguments from 0, like %arg0)\n"    "                  For a jax.export envelope (Exported.serialize()): one per input\n"
+    "                  element type must match the argument's type, whose '?'\n"
+    "                  dimensions (or unranked type) take the input's sizes: the\n"
+    "                  program is then refined to them (errors number arguments\n"
+    "                  from 0, like %arg0)\n"    "                  For a jax.export envelope (Exported.serialize()): one per input\n"
     "                  of the exported function (its in_avals, unused ones included);\n"
     "                  shloc adds the platform index (of cpu), the tokens of ordered\n"
     "                  effects and drops inputs JAX did not keep; symbolic dimensions\n"
@@ -94,18 +96,19 @@ static char *type_text(const shl_type *t) {
   return s;
 }
 
-/* Arguments and results must be static tensors: what .npy files hold
- * (tokens too when a jax.export calling convention supplies them). */
+/* Arguments and results must be tensors (of any shape: '?' dimensions take
+ * the inputs' sizes): what .npy files hold (tokens too when a jax.export
+ * calling convention supplies them). */
 static shl_status check_signature(const shl_op *f, bool tokens) {
   const shl_type *ft = func_type(f);
   for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
     bool in = k < ft->n_in;
     uint32_t i = in ? k : k - ft->n_in;
     const shl_type *t = in ? ft->in[i] : ft->out[i];
-    if (t->kind == TY_TENSOR && type_is_static(t) && npy_descr_for(type_storage_dtype(t))) continue;
+    if (t->kind == TY_TENSOR && npy_descr_for(type_storage_dtype(t))) continue;
     if (tokens && t->kind == TY_TOKEN) continue;
     char *s = type_text(t);
-    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports statically shaped tensors only",
+    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports tensors only",
                              in ? "argument" : "result", i, s ? s : "?");
     free(s);
     return st;
@@ -121,12 +124,14 @@ static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size
   if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
 }
 
-/* Checks loaded input `i` against the argument type (frees it on mismatch). */
-static shl_status check_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
+/* Checks loaded input `i` against the argument type (frees it on mismatch);
+ * *concrete gets the argument's type with the input's shape (in `storage`
+ * when t has '?' dimensions). */
+static shl_status check_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
+                              const shl_type **concrete) {
   shl_dtype dt = type_storage_dtype(t);
-  bool ok = a->rank == t->rank && npy_descr_accepts(a->descr, dt);
-  for (int d = 0; ok && d < t->rank; d++) ok = a->dims[d] == t->dims[d];
-  if (ok) return NULL;
+  *concrete = npy_descr_accepts(a->descr, dt) ? exec_arg_type(t, a->rank, a->dims, storage) : NULL;
+  if (*concrete) return NULL;
   char got[NPY_MAX_RANK * 21 + 64];
   describe_npy(a, dt, got, sizeof got);
   char *want = type_text(t);
@@ -137,10 +142,11 @@ static shl_status check_input(const char *path, uint32_t i, const shl_type *t, n
   return st;
 }
 
-/* Loads input `i` and checks it against the argument type. */
-static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a) {
+/* Loads input `i` and checks it against the argument type (as check_input). */
+static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
+                             const shl_type **concrete) {
   ST_TRY(npy_read_file(path, a));
-  return check_input(path, i, t, a);
+  return check_input(path, i, t, a, storage, concrete);
 }
 
 static shl_status build_registry(const run_opts *o, ffi_registry **out) {
@@ -191,9 +197,10 @@ static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *cons
     return executable_run(x, args, res);
   }
   if (!bufs[0] && n_out) {
-    const shl_type *ft = func_type(executable_func(x));
+    const shl_type *const *out; /* refined for the inputs' shapes */
+    ST_TRY(executable_result_types(x, args, &out));
     for (uint32_t i = 0; i < n_out; i++) {
-      int64_t bytes = type_num_bytes(ft->out[i]);
+      int64_t bytes = type_num_bytes(out[i]);
       size_t nb = bytes > 0 ? (size_t)bytes : 1; /* tokens have no bytes */
       if (!(bufs[i] = exec_malloc(nb))) {
         char what[32];
@@ -241,7 +248,7 @@ static shl_status run_repeated(const run_opts *o, shloc_executable *x, shl_buf *
 static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res, uint32_t first) {
   bool print = o->print || (!o->outputs.n && !o->time);
   for (uint32_t i = first; i < ft->n_out; i++) {
-    const shl_type *t = ft->out[i];
+    const shl_type *t = res[i].type; /* the declared type, refined */
     if (i - first < (uint32_t)o->outputs.n)
       ST_TRY(npy_write_file_atomic(o->outputs.v[i - first], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
                                    res[i].data, res[i].nbytes));
@@ -262,7 +269,7 @@ static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_
  * checked against its aval, symbolic dimensions included. */
 static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, const cli_jax_layout *l,
                                   const shl_op *f, npy_array *ins, uint32_t *loaded, shl_buf *bufs, shl_buf **args,
-                                  int64_t *platform) {
+                                  shl_type *types, int64_t *platform) {
   const shl_type *ft = func_type(f);
   cli_dimvars vars = {.n = 0};
   for (; *loaded < e->n_in; (*loaded)++) {
@@ -299,8 +306,9 @@ static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, 
   }
   for (uint32_t j = 0; j < l->n_kept; j++, at++) {
     uint32_t k = e->module_kept_var_idx[j];
-    ST_TRY(check_input(o->inputs.v[k], k, ft->in[at], &ins[k]));
-    buf_init(&bufs[at], ft->in[at], ins[k].data);
+    const shl_type *t;
+    ST_TRY(check_input(o->inputs.v[k], k, ft->in[at], &ins[k], &types[at], &t));
+    buf_init(&bufs[at], t, ins[k].data);
     args[at] = &bufs[at];
   }
   return NULL;
@@ -313,6 +321,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   ffi_registry *reg = NULL;
   npy_array *ins = NULL;
   shl_buf *bufs = NULL, **args = NULL, *res = NULL;
+  shl_type *types = NULL;
   uint32_t n_in = 0, n_out = 0, loaded = 0;
   bool ran = false;
   shl_status st = shloc_module_parse(ctx, o->path, text, len, 1, &m);
@@ -353,17 +362,23 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
     bufs = calloc(n_in + 1, sizeof *bufs);
     args = calloc(n_in + 1, sizeof *args);
     res = calloc(n_out + 1, sizeof *res);
-    if (!ins || !bufs || !args || !res) st = st_oom();
+    types = calloc(n_in + 1, sizeof *types);
+    if (!ins || !bufs || !args || !res || !types) st = st_oom();
   }
-  if (!st && je) st = load_jax_inputs(o, je, &jl, f, ins, &loaded, bufs, args, &platform);
+  if (!st && je) st = load_jax_inputs(o, je, &jl, f, ins, &loaded, bufs, args, types, &platform);
   for (; !st && !je && loaded < n_in; loaded++) {
-    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded]);
+    const shl_type *t;
+    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded], &types[loaded], &t);
     if (st) break;
-    buf_init(&bufs[loaded], ft->in[loaded], ins[loaded].data);
+    buf_init(&bufs[loaded], t, ins[loaded].data);
     args[loaded] = &bufs[loaded];
   }
   if (!st) st = build_registry(o, &reg);
   if (!st) st = executable_create(m, f, &(exec_config){.registry = reg}, &x);
+  if (!st) { /* refine and plan for the inputs' shapes before timing (nothing for static functions) */
+    const shl_type *const *out;
+    st = executable_result_types(x, args, &out);
+  }
   if (!st) {
     st = run_repeated(o, x, args, res, n_out);
     ran = !st;
@@ -373,6 +388,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (ran) free_results(res, n_out);
   for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);
   free(ins);
+  free(types);
   free(bufs);
   free(args);
   free(res);

@@ -23,12 +23,12 @@ static void print_stdout(void *user, const char *text, size_t len) {
 }
 
 /* Runs function f of m; *checks receives how many checks ran. */
-static shloc_status run_func(shloc_module *m, const shl_op *f, uint64_t *checks) {
+static shloc_status run_func(shloc_module *m, const shl_op *f, const char *probe_dir, uint64_t *checks) {
   *checks = 0;
   if (func_type(f)->n_in)
     return op_error(f, SHLOC_ERR_INVALID_ARG, "entry function takes arguments; shloc test runs functions without arguments");
   shloc_executable *x = NULL;
-  shloc_status st = executable_create(m, f, &(exec_config){.print = print_stdout}, &x);
+  shloc_status st = executable_create(m, f, &(exec_config){.print = print_stdout, .probe_dir = probe_dir}, &x);
   if (!st) {
     const shl_type *ft = func_type(f);
     shl_buf *res = calloc(ft->n_out + 1, sizeof *res);
@@ -71,13 +71,13 @@ static void report(test_counts *n, bool quiet, const char *path, const char *lab
 
 /* Runs the tests of one chunk. */
 static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c, const char *chunk_label,
-                       const char *text, size_t len, bool quiet, test_counts *n) {
+                       const char *text, size_t len, bool quiet, const char *probe_dir, test_counts *n) {
   shloc_module *m = NULL;
   uint64_t checks = 0;
   shloc_status st = shloc_module_parse(ctx, path, c->text, c->len, c->first_line, &m);
   if (!st) st = shloc_module_verify(m);
   const shl_op *f = NULL;
-  if (!st && (f = cli_entry_func(m, NULL)) != NULL) st = run_func(m, f, &checks);
+  if (!st && (f = cli_entry_func(m, NULL)) != NULL) st = run_func(m, f, probe_dir, &checks);
   if (st || f) {
     report(n, quiet, path, chunk_label, st, checks, text, len);
     shloc_module_destroy(m);
@@ -89,11 +89,15 @@ static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c,
     char label[256];
     shl_str name = func_sym_name(op);
     snprintf(label, sizeof label, ":@%.*s%s", (int)name.n, name.p, chunk_label);
-    st = run_func(m, op, &checks);
+    st = run_func(m, op, probe_dir, &checks);
     report(n, quiet, path, label, st, checks, text, len);
     ran++;
   }
-  if (!ran)
+  bool any_func = false;
+  for (const shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) any_func |= op_is(op, OP_FUNC);
+  if (!any_func) /* a module without functions runs nothing, as in the reference interpreter */
+    report(n, quiet, path, chunk_label, NULL, 0, text, len);
+  else if (!ran)
     report(n, quiet, path, chunk_label,
            st_error(SHLOC_ERR_NOT_FOUND, &(shl_srcpos){path, c->first_line, 1}, NULL,
                     "no entry function: expected @main, exactly one function, or public functions without arguments"),
@@ -104,9 +108,10 @@ static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c,
 int cmd_test(int argc, char **argv) {
   cli_paths paths = {0};
   bool split = false, quiet = false;
+  const char *probe_dir = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: shloc test [--split-input-file] [--quiet] FILE...|DIR...\n\n"
+      printf("usage: shloc test [--split-input-file] [--quiet] [--probe-output-dir DIR] FILE...|DIR...\n\n"
              "Runs each module's entry function (@main, or the only function) with no arguments;\n"
              "a module without @main runs each public function without arguments as a test.\n"
              "Programs check themselves with check.* custom calls and check-dialect ops;\n"
@@ -114,10 +119,13 @@ int cmd_test(int argc, char **argv) {
              "Prints PASS/FAIL per test (FILE, FILE:@func for functions of a module without @main,\n"
              "per chunk with --split-input-file), NOCHECK for a test that ran but executed no\n"
              "check, then 'N passed, M failed, K without checks'; exit status 1 if anything failed.\n"
+             "--probe-output-dir: interpreter.probe writes probe<K>.npy and index.csv into DIR and\n"
+             "check.expect_serialized_eq reads them back (without it, probes stay in memory).\n"
              "Directories are searched for *.mlir.\n");
       return 0;
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
+    else if (strcmp(argv[i], "--probe-output-dir") == 0 && i + 1 < argc) probe_dir = argv[++i];
     else if (strcmp(argv[i], "--quiet") == 0) quiet = true;
     else cli_paths_add(&paths, argv[i]);
   }
@@ -144,7 +152,7 @@ int cmd_test(int argc, char **argv) {
     for (size_t c = 0; c < nc; c++) {
       char label[64] = "";
       if (nc > 1) snprintf(label, sizeof label, " (chunk %zu at line %d)", c + 1, chunks[c].first_line);
-      test_chunk(ctx, path, &chunks[c], label, text, len, quiet, &n);
+      test_chunk(ctx, path, &chunks[c], label, text, len, quiet, probe_dir, &n);
     }
     free(chunks);
     free(text);

@@ -88,7 +88,10 @@ SHLOC_API bool shloc_ffi_target_get(const shloc_ffi_registry *r, size_t i, shloc
 typedef struct shloc_executable shloc_executable;
 
 /* A dense row-major tensor.  dtype uses XLA's numbering (XLA_FFI_DataType);
- * PRED is one byte per element.  nbytes = element size * element count. */
+ * PRED is one byte per element.  nbytes = element size * element count.
+ * In a signature (shloc_executable_arg_type/result_type) a '?' dimension is
+ * SHLOC_DIM_DYNAMIC and an unranked tensor has rank -1; nbytes is then 0. */
+#define SHLOC_DIM_DYNAMIC INT64_MIN
 typedef struct {
   XLA_FFI_DataType dtype;
   int32_t rank;
@@ -110,11 +113,23 @@ SHLOC_API size_t shloc_executable_num_results(const shloc_executable *x);
 SHLOC_API shloc_status shloc_executable_arg_type(const shloc_executable *x, size_t i, shloc_tensor *out);
 SHLOC_API shloc_status shloc_executable_result_type(const shloc_executable *x, size_t i, shloc_tensor *out);
 /* Runs the function.  Each argument must match the signature (dtype and
- * dims); results receive malloc'd data the caller releases with free(). */
+ * dims); results receive malloc'd data the caller releases with free().
+ *
+ * Dynamic shapes: an argument may have any size in a '?' dimension (and any
+ * shape for an unranked type).  The first call with a new combination of
+ * argument shapes (and of the values of the small integer arguments that
+ * decide shapes, as JAX's dimension arguments do) refines the program to
+ * those shapes and plans it; later calls with the same shapes reuse that
+ * plan (up to 16 are kept per executable).  Results come back with their
+ * refined dims.  Arguments that contradict each other (a dimension argument
+ * that disagrees with the array it describes) are an error naming the op,
+ * the dimension and both sizes.  An executable runs one call at a time; use
+ * one per thread. */
 SHLOC_API shloc_status shloc_executable_run(shloc_executable *x, const shloc_tensor *args, size_t n_args,
                                             shloc_tensor *results, size_t n_results);
 /* The same into memory the caller provides: results[i].data points to
- * results[i].nbytes bytes, at least the result's size
+ * results[i].nbytes bytes, at least the result's size (for dynamic shapes,
+ * the size refined for these arguments)
  * (shloc_executable_result_type's nbytes; a smaller buffer is an error, not
  * an overflow); dtype, rank, dims and nbytes are filled in.  The buffers can be reused from run to
  * run, which spares the page faults of fresh memory, and results are computed

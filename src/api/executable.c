@@ -7,24 +7,26 @@
 #include "shloc/ffi_registry.h"
 
 /* The public description of a signature type; false when the type has none
- * (tuples, dynamic shapes, element types outside XLA's numbering). */
+ * (tuples, element types outside XLA's numbering).  '?' dimensions read as
+ * SHLOC_DIM_DYNAMIC and unranked tensors as rank -1, both with nbytes 0. */
 static bool describe(const shl_type *t, shloc_tensor *out) {
   *out = (shloc_tensor){.dtype = XLA_FFI_DataType_INVALID};
   if (t->kind == TY_TOKEN) {
     out->dtype = XLA_FFI_DataType_TOKEN;
     return true;
   }
-  if (t->kind != TY_TENSOR || !type_is_static(t)) return false;
+  if (t->kind != TY_TENSOR) return false;
+  _Static_assert(SHLOC_DIM_DYNAMIC == SHL_DYN, "public and internal '?' markers agree");
   out->dtype = ffi_dtype_to_xla(type_storage_dtype(t));
   out->rank = t->rank;
   out->dims = t->dims;
-  out->nbytes = (size_t)type_num_bytes(t);
+  out->nbytes = type_is_static(t) ? (size_t)type_num_bytes(t) : 0;
   return out->dtype != XLA_FFI_DataType_INVALID;
 }
 
 static shl_status signature_error(const shl_op *f, const char *role, size_t i) {
   return op_error(f, SHLOC_ERR_UNSUPPORTED,
-                  "%s #%zu has a type the public API cannot describe (static tensors and tokens only)", role, i);
+                  "%s #%zu has a type the public API cannot describe (tensors and tokens only)", role, i);
 }
 
 shloc_status shloc_executable_create(shloc_module *m, const char *func, shloc_ffi_registry *registry,
@@ -70,27 +72,25 @@ static void fmt_tensor(const shloc_tensor *t, char *buf, size_t cap) {
   if (n < cap) snprintf(buf + n, cap - n, "]");
 }
 
-static bool same_shape(const shloc_tensor *a, const shloc_tensor *b) {
-  if (a->dtype != b->dtype || a->rank != b->rank) return false;
-  for (int32_t k = 0; k < a->rank; k++)
-    if (!a->dims || a->dims[k] != b->dims[k]) return false;
-  return true;
-}
-
-/* Checks the arguments and wraps them as buffers (ptrs[i] = &bufs[i]). */
-static shl_status wrap_args(const shl_op *f, const shloc_tensor *args, shl_buf *bufs, shl_buf **ptrs) {
+/* Checks the arguments and wraps them as buffers (ptrs[i] = &bufs[i]); an
+ * argument for a type with '?' dimensions gets its concrete type in types[i]. */
+static shl_status wrap_args(const shl_op *f, const shloc_tensor *args, shl_buf *bufs, shl_buf **ptrs, shl_type *types) {
   const shl_type *ft = func_type(f);
   for (uint32_t i = 0; i < ft->n_in; i++) {
     shloc_tensor want;
     describe(ft->in[i], &want);
-    if (!same_shape(&args[i], &want) || (want.nbytes && !args[i].data)) {
+    const shl_type *t = args[i].dtype == want.dtype && args[i].rank >= 0 && (args[i].dims || !args[i].rank)
+                            ? exec_arg_type(ft->in[i], args[i].rank, args[i].dims, &types[i])
+                            : NULL;
+    size_t nbytes = t && t->kind == TY_TENSOR ? (size_t)type_num_bytes(t) : 0;
+    if (!t || (nbytes && !args[i].data)) {
       char got_s[256], want_s[256];
       fmt_tensor(&args[i], got_s, sizeof got_s);
       fmt_tensor(&want, want_s, sizeof want_s);
       return op_error(f, SHLOC_ERR_INVALID_ARG, "argument #%u is %s%s, expected %s", i, got_s,
-                      want.nbytes && !args[i].data ? " without data" : "", want_s);
+                      t ? " without data" : "", want_s);
     }
-    buf_init(&bufs[i], ft->in[i], args[i].data);
+    buf_init(&bufs[i], t, args[i].data);
     ptrs[i] = &bufs[i];
   }
   return NULL;
@@ -107,12 +107,15 @@ static shloc_status run(shloc_executable *x, const shloc_tensor *args, size_t n_
   shl_buf *bufs = calloc(ft->n_in + ft->n_out + 1, sizeof *bufs);
   shl_buf **ptrs = calloc(ft->n_in + 1, sizeof *ptrs);
   void **outs = calloc(ft->n_out + 1, sizeof *outs);
+  shl_type *types = calloc(ft->n_in + 1, sizeof *types);
+  const shl_type *const *out_types = NULL;
   shl_status st = NULL;
-  if (!bufs || !ptrs || !outs) st = st_oom();
-  if (!st) st = wrap_args(f, args, bufs, ptrs);
+  if (!bufs || !ptrs || !outs || !types) st = st_oom();
+  if (!st) st = wrap_args(f, args, bufs, ptrs, types);
+  if (!st && into) st = executable_result_types(x, ptrs, &out_types); /* refined for the arguments' shapes */
   for (uint32_t i = 0; !st && into && i < ft->n_out; i++) {
     shloc_tensor want;
-    describe(ft->out[i], &want);
+    describe(out_types[i], &want);
     if (want.nbytes && (!results[i].data || results[i].nbytes < want.nbytes))
       st = op_error(f, SHLOC_ERR_INVALID_ARG, "result #%u needs a buffer of %zu bytes, got %s of %zu bytes", i,
                     want.nbytes, results[i].data ? "one" : "none", results[i].data ? results[i].nbytes : (size_t)0);
@@ -122,9 +125,10 @@ static shloc_status run(shloc_executable *x, const shloc_tensor *args, size_t n_
   if (!st) st = into ? executable_run_into(x, ptrs, outs, res) : executable_run(x, ptrs, res);
   if (!st)
     for (uint32_t i = 0; i < ft->n_out; i++) {
-      describe(ft->out[i], &results[i]);
+      describe(res[i].type, &results[i]);
       results[i].data = res[i].data;
     }
+  free(types);
   free(bufs);
   free(ptrs);
   free(outs);

@@ -136,6 +136,10 @@ shl_status bc_apint(bc_cur *c, unsigned width, uint64_t *out);
 /* A blob: varint size + bytes. */
 shl_status bc_blob(bc_cur *c, const uint8_t **out, size_t *n);
 
+/* Checks a tensor shape read from the file: sizes >= 0 or dynamic, element
+ * count within the context's limit (as the text parser checks it). */
+shl_status bc_check_shape(bc_reader *r, const uint8_t *at, const int64_t *dims, uint32_t rank);
+
 /* ---- dialect decoders ---- */
 shl_status builtin_read_attr(bc_cur *c, const shl_attr **out);
 shl_status builtin_read_type(bc_cur *c, const shl_type **out);

@@ -421,8 +421,7 @@ static shl_status tensor(bc_cur *c, const shl_attr *enc, const shl_type **out) {
   ST_TRY(bc_svarints(c, &dims, &rank));
   ST_TRY(bc_type(c, &el));
   if (el->kind != TY_SCALAR) return bc_error(r, at, "tensor element type is not a scalar type");
-  for (uint32_t i = 0; i < rank; i++) /* MLIR writes '?' as INT64_MIN, as shloc keeps it */
-    if (dims[i] < 0 && dims[i] != SHL_DYN) return bc_error(r, at, "invalid dimension size %lld", (long long)dims[i]);
+  ST_TRY(bc_check_shape(r, at, dims, rank)); /* MLIR writes '?' as INT64_MIN, as shloc keeps it */
   shl_type *t = type_tensor(r->a, el->dtype, (int32_t)rank, dims);
   if (!t) return st_oom();
   t->quant = el->quant;

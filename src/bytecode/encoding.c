@@ -67,7 +67,7 @@ shl_status bc_count(bc_cur *c, size_t min_bytes, uint64_t *out) {
 shl_status bc_section(bc_cur *c, uint8_t *id, bc_cur *data) {
   const uint8_t *at = c->p;
   uint8_t b = 0;
-  uint64_t len;
+  uint64_t len = 0;
   ST_TRY(bc_byte(c, &b));
   ST_TRY(bc_varint(c, &len));
   *id = b & 0x7F;

@@ -275,6 +275,21 @@ shl_status bc_type(bc_cur *c, const shl_type **out) {
   return bc_type_at(c->r, i, at, out);
 }
 
+shl_status bc_check_shape(bc_reader *r, const uint8_t *at, const int64_t *dims, uint32_t rank) {
+  uint64_t count = 1;
+  bool overflow = false;
+  for (uint32_t i = 0; i < rank; i++) {
+    if (dims[i] == SHL_DYN) continue;
+    if (dims[i] < 0) return bc_error(r, at, "invalid dimension size %lld", (long long)dims[i]);
+    if (dims[i] && count > UINT64_MAX / (uint64_t)dims[i]) overflow = true;
+    else count *= (uint64_t)dims[i];
+  }
+  if (overflow || count > r->m->ctx->limits.max_elements)
+    return bc_error(r, at, "tensor type has more elements than the limit of %llu",
+                    (unsigned long long)r->m->ctx->limits.max_elements);
+  return NULL;
+}
+
 shl_status bc_svarints(bc_cur *c, int64_t **out, uint32_t *n) {
   uint64_t cnt;
   ST_TRY(bc_count(c, 1, &cnt));

@@ -50,6 +50,7 @@ typedef struct shl_kernel {
 typedef struct ffi_registry ffi_registry;
 typedef struct {
   ffi_registry *registry; /* custom-call handlers (src/ffi); NULL = built-in targets only */
+  const char *probe_dir;  /* interpreter.probe writes probe<K>.npy + index.csv here; NULL = in memory only */
   /* Where interpreter.print writes its text (the library never prints itself);
    * NULL = the op only passes its operand through. */
   void (*print)(void *user, const char *text, size_t len);
@@ -81,6 +82,19 @@ typedef struct shloc_executable shloc_executable;
 shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out);
 void executable_destroy(shloc_executable *x);
 const shl_op *executable_func(const shloc_executable *x);
+/* Functions with '?' dimensions, unranked tensors or dynamic ops are
+ * refined to the shapes of their arguments before they are planned (once
+ * per input-shape signature, cached): their arguments carry concrete types
+ * (exec_arg_type), and their results' types are known once the arguments
+ * are (executable_result_types). */
+/* The concrete type of an argument declared `declared` that has shape
+ * (rank, dims): `declared` itself when static, else `storage` filled in
+ * (dims borrowed, so it lives as long as they do).  NULL when the shape does
+ * not fit the declared type. */
+const shl_type *exec_arg_type(const shl_type *declared, int32_t rank, const int64_t *dims, shl_type *storage);
+/* The result types of a run on `args`: the declared ones, or those refined
+ * for the arguments' shapes (valid while the executable lives). */
+shl_status executable_result_types(shloc_executable *x, shl_buf *const *args, const shl_type *const **out);
 /* args: one buffer per function argument (shape and dtype must match);
  * results: filled with malloc'd data (caller frees results[i].data). */
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results);

@@ -1,7 +1,10 @@
-/* An executable: one function planned once, run many times. */
+/* An executable: one function planned once, run many times (or, with
+ * dynamic shapes, planned once per input-shape signature: plan_cache.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernels/probe.h"
+#include "passes/refine_shapes.h"
 #include "plan.h"
 
 shl_status executable_create(shloc_module *m, const shl_op *func, const exec_config *cfg, shloc_executable **out) {
@@ -10,13 +13,15 @@ shl_status executable_create(shloc_module *m, const shl_op *func, const exec_con
   if (!x) return st_oom();
   x->m = m;
   x->func = func;
+  x->counts_to = x;
   if (cfg) x->cfg = *cfg;
   arena_init(&x->arena);
   x->pc.m = m;
   x->pc.cfg = &x->cfg;
   x->pc.arena = &x->arena;
   strmap_init(&x->pc.funcs, &x->arena);
-  shl_status st = plan_function(&x->pc, func, &x->main);
+  x->dynamic = refine_needed(m, func);
+  shl_status st = x->dynamic ? NULL : plan_function(&x->pc, func, &x->main);
   if (st) {
     executable_destroy(x);
     return st;
@@ -27,41 +32,97 @@ shl_status executable_create(shloc_module *m, const shl_op *func, const exec_con
 
 void executable_destroy(shloc_executable *x) {
   if (!x) return;
+  plan_cache_destroy(x->cache);
   for (exec_plan *p = x->pc.all; p; p = p->next_all) plan_release(p);
   for (plan_cleanup *c = x->pc.cleanups; c; c = c->next) c->fn(c->arg);
+  probe_log_free(x->probes);
   arena_free(&x->arena);
   free(x);
 }
 
 const shl_op *executable_func(const shloc_executable *x) { return x->func; }
 
+const shl_type *exec_arg_type(const shl_type *declared, int32_t rank, const int64_t *dims, shl_type *storage) {
+  if (declared->kind != TY_TENSOR) return declared;
+  if (declared->rank >= 0 && declared->rank != rank) return NULL;
+  for (int32_t k = 0; k < rank; k++)
+    if (dims[k] < 0 || (declared->rank >= 0 && declared->dims[k] != SHL_DYN && declared->dims[k] != dims[k])) return NULL;
+  if (type_is_static(declared)) return declared;
+  *storage = *declared;
+  storage->rank = rank;
+  storage->dims = dims;
+  storage->encoding = NULL;
+  return storage;
+}
+
+/* "[2, 5]" / "[?, 4]" for messages. */
+static const char *dims_text(const shl_type *t, char *buf, size_t cap) {
+  if (t->kind != TY_TENSOR) return "(not a tensor)";
+  if (t->rank < 0) return "[*]";
+  size_t n = (size_t)snprintf(buf, cap, "[");
+  for (int32_t k = 0; k < t->rank && n < cap; k++)
+    n += t->dims[k] == SHL_DYN ? (size_t)snprintf(buf + n, cap - n, k ? ", ?" : "?")
+                               : (size_t)snprintf(buf + n, cap - n, k ? ", %lld" : "%lld", (long long)t->dims[k]);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+  return buf;
+}
+
 uint64_t executable_checks_run(const shloc_executable *x) { return atomic_load(&x->checks_run); }
 
-void exec_count_check(exec_ctx *ec) { atomic_fetch_add_explicit(&ec->x->checks_run, 1, memory_order_relaxed); }
+void exec_count_check(exec_ctx *ec) { atomic_fetch_add_explicit(&ec->x->counts_to->checks_run, 1, memory_order_relaxed); }
 
 static shl_status check_args(const shloc_executable *x, shl_buf *const *args) {
   const shl_type *ft = func_type(x->func);
-  for (uint32_t i = 0; i < ft->n_in; i++)
-    if (!type_eq(args[i]->type, ft->in[i]))
-      return op_error(x->func, SHLOC_ERR_INVALID_ARG, "argument #%u has the wrong type", i);
+  for (uint32_t i = 0; i < ft->n_in; i++) {
+    const shl_type *t = args[i]->type, *d = ft->in[i];
+    if (x->dynamic ? t->kind == d->kind && (t->kind != TY_TENSOR || (type_is_static(t) && t->dtype == d->dtype &&
+                                                                     exec_arg_type(d, t->rank, t->dims, &(shl_type){0})))
+                   : type_eq(t, d))
+      continue;
+    char a[256], b[256];
+    return op_error(x->func, SHLOC_ERR_INVALID_ARG, "argument #%u has shape %s, which the declared %s does not allow", i,
+                    dims_text(t, a, sizeof a), dims_text(d, b, sizeof b));
+  }
+  return NULL;
+}
+
+/* The static executable that runs these arguments: x itself, or the one
+ * refined for their shapes. */
+static shl_status resolve(shloc_executable *x, shl_buf *const *args, shloc_executable **out) {
+  ST_TRY(check_args(x, args));
+  if (!x->dynamic) {
+    *out = x;
+    return NULL;
+  }
+  return plan_cache_lookup(x, args, out);
+}
+
+shl_status executable_result_types(shloc_executable *x, shl_buf *const *args, const shl_type *const **out) {
+  shloc_executable *s;
+  ST_TRY(resolve(x, args, &s));
+  *out = func_type(s->func)->out;
   return NULL;
 }
 
 shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results) {
-  ST_TRY(check_args(x, args));
-  const shl_type *ft = func_type(x->func);
+  shloc_executable *s;
+  ST_TRY(resolve(x, args, &s));
+  const shl_type *ft = func_type(s->func);
   for (uint32_t i = 0; i < ft->n_out; i++) buf_init(&results[i], ft->out[i], bufs[i]);
-  exec_ctx ec = {.x = x};
+  probe_log_clear(s->probes); /* the log of the executable that runs */
+  exec_ctx ec = {.x = s};
   /* Only allocation failures of the function's own frame arrive here without a position. */
-  return st_at(plan_run_into(&ec, x->main, args, results), &x->func->pos, "func.func");
+  return st_at(plan_run_into(&ec, s->main, args, results), &x->func->pos, "func.func");
 }
 
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results) {
-  const shl_type *ft = func_type(x->func);
-  void **bufs = calloc(ft->n_out + 1, sizeof *bufs);
+  const shl_type *const *out;
+  ST_TRY(executable_result_types(x, args, &out));
+  uint32_t n_out = func_type(x->func)->n_out;
+  void **bufs = calloc(n_out + 1, sizeof *bufs);
   shl_status st = bufs ? NULL : st_oom();
-  for (uint32_t i = 0; !st && i < ft->n_out; i++) {
-    int64_t nb = ft->out[i]->kind == TY_TENSOR ? type_num_bytes(ft->out[i]) : 0;
+  for (uint32_t i = 0; !st && i < n_out; i++) {
+    int64_t nb = out[i]->kind == TY_TENSOR ? type_num_bytes(out[i]) : 0;
     bufs[i] = exec_malloc(nb > 0 ? (size_t)nb : 0);
     if (!bufs[i]) {
       char what[32];
@@ -71,7 +132,7 @@ shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *re
   }
   if (!st) st = executable_run_into(x, args, bufs, results);
   if (st)
-    for (uint32_t i = 0; bufs && i < ft->n_out; i++) free(bufs[i]);
+    for (uint32_t i = 0; bufs && i < n_out; i++) free(bufs[i]);
   free(bufs);
   return st;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fuse.h"
+#include "kernels/quant.h"
 #include "plan_attrs.h"
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
@@ -27,7 +28,11 @@ static const shl_kernel *const kernel_table[OP_COUNT] = {
 #undef OP
 };
 
-const shl_kernel *plan_kernel_of(const shl_op *op) { return kernel_table[op_id(op)]; }
+/* Ops on quantized tensors run through the quantization kernels' dispatch. */
+const shl_kernel *plan_kernel_of(const shl_op *op) {
+  const shl_kernel *q = quant_kernel_for(op);
+  return q ? q : kernel_table[op_id(op)];
+}
 
 /* value -> slot lookup while building: value->id holds slot+1 of the plan
  * recorded in a side map keyed by plan, so use a per-plan hash. */
@@ -155,7 +160,9 @@ static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t
  * region arguments and results stay one buffer per value (callers of a
  * region count values). */
 static shl_status check_tuples(const shl_op *op) {
-  if (op_is(op, OP_TUPLE) || op_is(op, OP_GET_TUPLE_ELEMENT) || op_is(op, OP_CUSTOM_CALL)) return NULL;
+  if (op_is(op, OP_TUPLE) || op_is(op, OP_GET_TUPLE_ELEMENT) || op_is(op, OP_CUSTOM_CALL) || op_is(op, OP_ASYNC_START) ||
+      op_is(op, OP_ASYNC_DONE))
+    return NULL;
   bool term = op->def->traits & T_TERM;
   for (uint32_t i = 0; i < op->n_operands; i++)
     if (op->operands[i]->type->kind == TY_TUPLE)
@@ -416,7 +423,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
       idx++;
       continue;
     }
-    po->kernel = kernel_table[op_id(op)];
+    po->kernel = plan_kernel_of(op);
     po->n_in = po->n_out = 0;
     for (uint32_t i = 0; i < op->n_operands; i++) po->n_in += plan_leaf_count(op->operands[i]->type);
     for (uint32_t i = 0; i < op->n_results; i++) po->n_out += plan_leaf_count(op->results[i].type);

@@ -67,19 +67,31 @@ struct plan_ctx {
 
 struct exec_ctx {
   shloc_executable *x;
+  const struct exec_process *proc; /* inside interpreter.run_parallel (kernels/process.c); NULL: one process */
   shl_buf *slots; /* frame of the plan whose op is running (for captures) */
   exec_plan *plan;
 };
+
+typedef struct plan_cache plan_cache;
 
 struct shloc_executable {
   shloc_module *m;
   const shl_op *func;
   exec_config cfg;
+  struct probe_log *probes; /* this run's interpreter.probe values (kernels/probe.c) */
   shl_arena arena;
   plan_ctx pc;
-  exec_plan *main;
+  exec_plan *main;       /* NULL for a function with dynamic shapes: */
+  bool dynamic;          /* planned per input-shape signature, in cache */
+  plan_cache *cache;
   _Atomic uint64_t checks_run; /* executable_checks_run */
+  shloc_executable *counts_to; /* whose checks_run counts this one's checks (itself, or the dynamic executable it was refined for) */
 };
+
+/* The static executable for these arguments' shapes (refined and planned
+ * on the first call with them; plan_cache.c). */
+shl_status plan_cache_lookup(shloc_executable *x, shl_buf *const *args, shloc_executable **out);
+void plan_cache_destroy(plan_cache *pc);
 
 /* Whether result i of `op` is operand i unchanged: annotations on one device
  * (the ops whose kernel is kernel_forward, annotation custom calls).  The

@@ -230,3 +230,17 @@ shl_attr *attr_dense_array_i64(shl_arena *a, const int64_t *v, int64_t n) {
   if (!at->type || (n && !at->u.darr.data)) return NULL;
   return at;
 }
+
+bool attr_is_default_result_accuracy(const shl_attr *a) {
+  if (!a || a->kind != AT_STRUCT) return false;
+  const shl_attr *atol = attr_struct_field(a, "atol"), *rtol = attr_struct_field(a, "rtol");
+  const shl_attr *ulps = attr_struct_field(a, "ulps"), *mode = attr_struct_field(a, "mode");
+  /* Zero in any float format: only the sign bit may be set. */
+  bool zero = atol && rtol && atol->kind == AT_FLOAT && rtol->kind == AT_FLOAT && (atol->u.f_bits << 1) == 0 &&
+              (rtol->u.f_bits << 1) == 0;
+  int64_t u;
+  bool default_mode =
+      mode && ((mode->kind == AT_OPAQUE && str_eq_c(mode->u.str, "#stablehlo.result_accuracy_mode<DEFAULT>")) ||
+               (mode->kind == AT_ENUM && str_eq_c(mode->u.en.value, "DEFAULT")));
+  return zero && attr_as_int(ulps, &u) && u == 0 && default_mode;
+}

@@ -108,6 +108,10 @@ bool attr_as_int(const shl_attr *a, int64_t *out);
  * *n receives the count, out (may be NULL) up to `cap` values. */
 bool attr_as_ints(const shl_attr *a, int64_t *out, size_t cap, size_t *n);
 
+/* #stablehlo.result_accuracy<atol = 0, rtol = 0, ulps = 0, mode = DEFAULT>
+ * (StableHLO's default for the attribute). */
+bool attr_is_default_result_accuracy(const shl_attr *a);
+
 shl_attr *attr_new(shl_arena *a, shl_attr_kind kind);
 shl_attr *attr_int(shl_arena *a, const shl_type *type, int64_t v);
 shl_attr *attr_bool(shl_arena *a, bool v);

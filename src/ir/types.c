@@ -2,9 +2,14 @@
 
 #include "attrs.h"
 
-static bool quant_eq(const shl_quant *a, const shl_quant *b) {
+bool quant_eq(const shl_quant *a, const shl_quant *b) {
   if (!a || !b) return a == b;
-  return str_eq(a->text, b->text);
+  if (a->storage != b->storage || a->expressed != b->expressed || a->storage_min != b->storage_min ||
+      a->storage_max != b->storage_max || a->axis != b->axis || a->n_scales != b->n_scales)
+    return false;
+  for (uint32_t i = 0; i < a->n_scales; i++)
+    if (a->scales[i] != b->scales[i] || a->zero_points[i] != b->zero_points[i]) return false;
+  return true;
 }
 
 bool type_eq(const shl_type *a, const shl_type *b) {
@@ -24,7 +29,7 @@ bool type_eq(const shl_type *a, const shl_type *b) {
       return true;
     case TY_TUPLE:
     case TY_FUNCTION:
-      if (a->n_in != b->n_in || a->n_out != b->n_out) return false;
+      if (a->future != b->future || a->n_in != b->n_in || a->n_out != b->n_out) return false;
       for (uint32_t i = 0; i < a->n_in; i++)
         if (!type_eq(a->in[i], b->in[i])) return false;
       for (uint32_t i = 0; i < a->n_out; i++)

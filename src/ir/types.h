@@ -22,18 +22,22 @@ typedef enum {
 
 typedef struct shl_attr shl_attr;
 
-/* Quantized element type (!quant.uniform<...>); kept as text plus what
- * execution needs. */
+/* Quantized element type (!quant.uniform<...>): the text as written (printed
+ * back verbatim) and its parameters, checked against the spec's constraints
+ * by the parser. */
 typedef struct {
   shl_str text;         /* the whole "!quant.uniform<...>" */
-  shl_dtype storage;    /* i8, ui8, i4, ... */
-  shl_dtype expressed;  /* f32, ... */
-  int64_t storage_min, storage_max;
-  int32_t axis;         /* -1 for per-tensor */
-  uint32_t n_scales;
+  shl_dtype storage;    /* i2..i32, ui2..ui32 */
+  shl_dtype expressed;  /* f32, bf16, ... */
+  int64_t storage_min, storage_max; /* default: the storage type's range */
+  int32_t axis;         /* quantization dimension; -1 for per-tensor */
+  uint32_t n_scales;    /* 1 for per-tensor */
   const double *scales;
   const int64_t *zero_points;
 } shl_quant;
+
+/* Same storage, range, expressed type, axis, scales and zero points. */
+bool quant_eq(const shl_quant *a, const shl_quant *b);
 
 typedef struct shl_type shl_type;
 struct shl_type {
@@ -45,6 +49,7 @@ struct shl_type {
                                TY_MEMREF: the layout, NULL when it is the identity */
   const shl_attr *memspace; /* TY_MEMREF: memory space, NULL for the default one */
   const shl_quant *quant;   /* dtype == DT_QUANT */
+  bool future;              /* TY_TUPLE written !stablehlo.future<...> (async_start's result) */
   uint32_t n_in, n_out;     /* TY_TUPLE (n_in elements) and TY_FUNCTION */
   const shl_type *const *in;
   const shl_type *const *out;

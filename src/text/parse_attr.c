@@ -237,6 +237,36 @@ static shl_status conv_side(shl_parser *p, const char *letters, int64_t *pos_a, 
   return NULL;
 }
 
+/* Attribute text kept verbatim but written over several lines: on one
+ * line, as MLIR prints it (line breaks and indentation outside string
+ * literals dropped next to brackets and commas, a single space elsewhere). */
+static shl_str one_line(shl_arena *a, shl_str t) {
+  char *o = arena_alloc_uninit(a, t.n ? t.n : 1);
+  if (!o) return (shl_str){NULL, 0};
+  size_t n = 0;
+  bool in_str = false;
+  for (size_t i = 0; i < t.n; i++) {
+    char c = t.p[i];
+    if (in_str) {
+      o[n++] = c;
+      if (c == '\\' && i + 1 < t.n) o[n++] = t.p[++i];
+      else if (c == '"') in_str = false;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      size_t j = i;
+      while (j < t.n && (t.p[j] == ' ' || t.p[j] == '\n' || t.p[j] == '\t' || t.p[j] == '\r')) j++;
+      char prev = n ? o[n - 1] : '<', next = j < t.n ? t.p[j] : '>';
+      if (!strchr("[<({", prev) && !strchr("]>)},", next)) o[n++] = ' ';
+      i = j - 1;
+      continue;
+    }
+    if (c == '"') in_str = true;
+    o[n++] = c;
+  }
+  return (shl_str){o, n};
+}
+
 static shl_attr *int_field(shl_parser *p, int64_t v) { return attr_int(p->a, NULL, v); }
 static shl_attr *list_field(shl_parser *p, const int64_t *v, size_t n) {
   shl_attr *a = new_attr(p, AT_INTLIST);
@@ -439,6 +469,7 @@ static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
   shl_attr *a = new_attr(p, AT_OPAQUE);
   if (!a) return st_oom();
   a->u.str = full;
+  if (memchr(full.p, '\n', full.n) && !(a->u.str = one_line(p->a, full)).p) return st_oom();
   *out = a;
   return NULL;
 }

@@ -1,6 +1,7 @@
 /* Types: tensor<...>, element types, complex, tuple, function types,
  * !stablehlo.token, !quant.uniform<...>, aliases and opaque dialect types. */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "parser.h"
@@ -12,30 +13,153 @@ static shl_type *new_type(shl_parser *p, shl_type_kind k) {
   return t;
 }
 
-/* !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zp] | {scale:zp, ...}> */
+/* Skips blanks in [s, end). */
+static const char *q_blank(const char *s, const char *end) {
+  while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) s++;
+  return s;
+}
+
+/* A decimal integer with an optional sign; NULL when there is none or it overflows. */
+static const char *q_int(const char *s, const char *end, int64_t *out) {
+  bool neg = s < end && (*s == '-' || *s == '+') ? *s++ == '-' : false;
+  if (s >= end || !isdigit((unsigned char)*s)) return NULL;
+  uint64_t v = 0;
+  for (; s < end && isdigit((unsigned char)*s); s++) {
+    if (v > (UINT64_MAX - 9) / 10) return NULL;
+    v = v * 10 + (uint64_t)(*s - '0');
+  }
+  if (v > (uint64_t)INT64_MAX + neg) return NULL;
+  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+  return s;
+}
+
+/* A float literal (decimal or 0x hex bits of an f64, as MLIR prints scales). */
+static const char *q_float(const char *s, const char *end, double *out) {
+  const char *e = s;
+  while (e < end && (isalnum((unsigned char)*e) || *e == '.' || *e == '-' || *e == '+')) e++;
+  char buf[64];
+  size_t n = (size_t)(e - s);
+  if (!n || n >= sizeof buf) return NULL;
+  memcpy(buf, s, n);
+  buf[n] = 0;
+  char *stop;
+  if (n > 2 && buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+    uint64_t bits = strtoull(buf + 2, &stop, 16);
+    if (*stop) return NULL;
+    memcpy(out, &bits, sizeof bits);
+  } else {
+    *out = strtod(buf, &stop);
+    if (*stop) return NULL;
+  }
+  return e;
+}
+
+/* Storage type: iN / siN / uiN (the spec's names) or uN (MLIR quant's name
+ * for unsigned), 2 to 32 bits wide. */
+static shl_dtype q_storage(const char *s, size_t n) {
+  char buf[8];
+  if (n >= 2 && n < 5 && s[0] == 'u' && isdigit((unsigned char)s[1])) {
+    buf[0] = 'u';
+    buf[1] = 'i';
+    memcpy(buf + 2, s + 1, n - 1);
+    s = buf;
+    n++;
+  }
+  shl_dtype dt = dtype_from_name(s, n);
+  if (!dt || !dtype_is_int(dt) || dtype_class(dt) == DTC_BOOL || dtype_bits(dt) > 32) return DT_INVALID;
+  return dt;
+}
+
+/* !quant.uniform<storage[<min:max>]:expressed[:axis], scale[:zp] | {scale[:zp], ...}>
+ * with the spec's constraints on quantized element types (C1-C11). */
 static shl_status quant_type(shl_parser *p, shl_str text, shl_quant **out) {
   shl_quant *q = ARENA_NEW(p->a, shl_quant);
   if (!q) return st_oom();
   /* Stored in MLIR's canonical spelling, so that equal types print alike. */
   if (!quant_canonical(p->a, text, &q->text)) q->text = text;
   q->axis = -1;
-  /* Storage and expressed types are what execution needs; the rest of the
-   * parameters are read from the text by the quantization kernels. */
-  const char *s = text.p + strlen("!quant.uniform<"), *end = text.p + text.n;
+  const char *s = text.p + strlen("!quant.uniform<"), *end = text.p + text.n - 1; /* before '>' */
+  if (end < s) return parse_error(p, "bad quantized type");
+  s = q_blank(s, end);
   const char *e = s;
   while (e < end && isalnum((unsigned char)*e)) e++;
-  q->storage = dtype_from_name(s, (size_t)(e - s));
-  if (!q->storage || !dtype_is_int(q->storage)) return parse_error(p, "bad storage type in quantized type");
-  const char *colon = memchr(e, ':', (size_t)(end - e));
-  if (*e == '<') {
-    const char *gt = memchr(e, '>', (size_t)(end - e));
-    colon = gt ? memchr(gt, ':', (size_t)(end - gt)) : NULL;
+  q->storage = q_storage(s, (size_t)(e - s));
+  if (!q->storage)
+    return parse_error(p, "quantized type: storage type must be an integer type of 2 to 32 bits, got '%.*s'",
+                       (int)(e - s), s);
+  bool is_signed = dtype_class(q->storage) == DTC_SINT;
+  unsigned bits = dtype_bits(q->storage);
+  int64_t tmin = is_signed ? -((int64_t)1 << (bits - 1)) : 0;
+  int64_t tmax = is_signed ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+  q->storage_min = tmin;
+  q->storage_max = tmax;
+  s = q_blank(e, end);
+  if (s < end && *s == '<') {
+    s = q_int(q_blank(s + 1, end), end, &q->storage_min);
+    if (s) s = q_blank(s, end);
+    if (!s || s >= end || *s != ':') return parse_error(p, "quantized type: expected '<min:max>' storage range");
+    s = q_int(q_blank(s + 1, end), end, &q->storage_max);
+    if (s) s = q_blank(s, end);
+    if (!s || s >= end || *s != '>') return parse_error(p, "quantized type: expected '<min:max>' storage range");
+    s = q_blank(s + 1, end);
+    if (q->storage_min < tmin || q->storage_max > tmax || q->storage_min >= q->storage_max)
+      return parse_error(p, "quantized type: storage range [%lld, %lld] must lie within [%lld, %lld] with min < max",
+                         (long long)q->storage_min, (long long)q->storage_max, (long long)tmin, (long long)tmax);
   }
-  if (!colon) return parse_error(p, "bad quantized type");
-  const char *x = colon + 1, *xe = x;
-  while (xe < end && isalnum((unsigned char)*xe)) xe++;
-  q->expressed = dtype_from_name(x, (size_t)(xe - x));
-  if (!q->expressed || !dtype_is_float(q->expressed)) return parse_error(p, "bad expressed type in quantized type");
+  if (s >= end || *s != ':') return parse_error(p, "quantized type: expected ':' before the expressed type");
+  s = q_blank(s + 1, end);
+  e = s;
+  while (e < end && isalnum((unsigned char)*e)) e++;
+  q->expressed = dtype_from_name(s, (size_t)(e - s));
+  if (!q->expressed || !dtype_is_float(q->expressed))
+    return parse_error(p, "quantized type: expressed type must be a floating-point type, got '%.*s'", (int)(e - s), s);
+  s = q_blank(e, end);
+  if (s < end && *s == ':') {
+    int64_t axis;
+    s = q_int(q_blank(s + 1, end), end, &axis);
+    if (!s || axis < 0 || axis > INT32_MAX) return parse_error(p, "quantized type: bad quantization dimension");
+    q->axis = (int32_t)axis;
+    s = q_blank(s, end);
+  }
+  if (s >= end || *s != ',') return parse_error(p, "quantized type: expected ',' before the scales");
+  s = q_blank(s + 1, end);
+  bool braced = s < end && *s == '{';
+  if (braced) s++;
+  uint32_t cap = 1;
+  for (const char *c = s; c < end; c++) cap += *c == ',';
+  double *scales = ARENA_ARRAY(p->a, double, cap);
+  int64_t *zps = ARENA_ARRAY(p->a, int64_t, cap);
+  if (!scales || !zps) return st_oom();
+  uint32_t n = 0;
+  for (;;) {
+    s = q_blank(s, end);
+    s = s < end ? q_float(s, end, &scales[n]) : NULL;
+    if (!s) return parse_error(p, "quantized type: expected a scale");
+    s = q_blank(s, end);
+    zps[n] = 0;
+    if (s < end && *s == ':') {
+      s = q_int(q_blank(s + 1, end), end, &zps[n]);
+      if (!s) return parse_error(p, "quantized type: expected an integer zero point");
+      s = q_blank(s, end);
+    }
+    if (!(scales[n] > 0) || !isfinite(scales[n]))
+      return parse_error(p, "quantized type: scale #%u must be positive and finite", n);
+    if (zps[n] < q->storage_min || zps[n] > q->storage_max)
+      return parse_error(p, "quantized type: zero point %lld lies outside the storage range [%lld, %lld]",
+                         (long long)zps[n], (long long)q->storage_min, (long long)q->storage_max);
+    n++;
+    if (!braced || s >= end || *s != ',') break;
+    s++;
+  }
+  if (braced) {
+    if (s >= end || *s != '}') return parse_error(p, "quantized type: expected '}' after the scales");
+    s = q_blank(s + 1, end);
+  }
+  if (s != end) return parse_error(p, "quantized type: unexpected '%c'", *s);
+  if (q->axis < 0 && n != 1) return parse_error(p, "quantized type: per-tensor quantization takes one scale");
+  q->n_scales = n;
+  q->scales = scales;
+  q->zero_points = zps;
   *out = q;
   return NULL;
 }
@@ -154,6 +278,14 @@ static shl_status tensor_type(shl_parser *p, shl_type_kind kind, const shl_type 
     memcpy(d, dims, (size_t)rank * sizeof *d);
     t->dims = d;
   }
+  const shl_quant *q = elem->quant;
+  if (q && q->axis >= 0 && !unranked) {
+    if (q->axis >= rank)
+      return parse_error(p, "quantization dimension %d is out of range for a tensor of rank %d", q->axis, rank);
+    if (t->dims[q->axis] >= 0 && t->dims[q->axis] != (int64_t)q->n_scales)
+      return parse_error(p, "dimension %d has size %lld but the quantized type has %u scales", q->axis,
+                         (long long)t->dims[q->axis], q->n_scales);
+  }
   if (kind == TY_MEMREF) {
     ST_TRY(memref_tail(p, t));
   } else if (p_punct(p, ',')) {
@@ -175,10 +307,12 @@ static shl_status element_after_prefix(shl_parser *p, const shl_type **out) {
   return NULL;
 }
 
-static shl_status tuple_type(shl_parser *p, const shl_type **out) {
+/* tuple<...>, or !stablehlo.future<...> (a tuple of the values it will hold). */
+static shl_status tuple_type(shl_parser *p, bool future, const shl_type **out) {
   ST_TRY(p_expect(p, '<'));
   shl_type *t = new_type(p, TY_TUPLE);
   if (!t) return st_oom();
+  t->future = future;
   if (!p_punct(p, '>')) {
     const shl_type **ts;
     ST_TRY(p_type_list(p, &ts, &t->n_in));
@@ -282,7 +416,7 @@ shl_status p_type(shl_parser *p, const shl_type **out) {
       }
     } else if (str_eq_c(t.text, "tuple")) {
       p_next(p);
-      st = tuple_type(p, out);
+      st = tuple_type(p, false, out);
     } else if (str_eq_c(t.text, "none")) {
       p_next(p);
       shl_type *ty = new_type(p, TY_NONE);
@@ -297,6 +431,9 @@ shl_status p_type(shl_parser *p, const shl_type **out) {
       shl_type *ty = new_type(p, TY_TOKEN);
       if (!ty) st = st_oom();
       *out = ty;
+    } else if (str_eq_c(t.text, "!stablehlo.future") && p->lx.p < p->lx.end && *p->lx.p == '<') {
+      p_next(p);
+      st = tuple_type(p, true, out);
     } else if (memchr(t.text.p, '.', t.text.n) == NULL && !(p->lx.p < p->lx.end && *p->lx.p == '<')) {
       /* `!name` without a dialect prefix is an alias. */
       const shl_type *a = strmap_get(&p->type_aliases, t.text);

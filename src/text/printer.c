@@ -362,7 +362,7 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       pr_puts(pr, "none");
       return;
     case TY_TUPLE:
-      pr_puts(pr, "tuple<");
+      pr_puts(pr, t->future ? "!stablehlo.future<" : "tuple<");
       type_list(pr, t->in, t->n_in);
       pr_puts(pr, ">");
       return;
@@ -659,6 +659,53 @@ static void pr_attr_elided(shl_printer *pr, const shl_attr *a) {
   }
 }
 
+/* StableHLO prints the fields of its structured attributes in declaration
+ * order, whatever order the source wrote them in. */
+static const char *const *struct_order(shl_str name) {
+  static const char *const scatter[] = {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                                        "scatter_indices_batching_dims", "scatter_dims_to_operand_dims",
+                                        "index_vector_dim", NULL};
+  static const char *const gather[] = {"offset_dims", "collapsed_slice_dims", "operand_batching_dims",
+                                       "start_indices_batching_dims", "start_index_map", "index_vector_dim", NULL};
+  static const char *const dot[] = {"lhs_batching_dimensions", "rhs_batching_dimensions",
+                                    "lhs_contracting_dimensions", "rhs_contracting_dimensions", NULL};
+  static const char *const algorithm[] = {"lhs_precision_type", "rhs_precision_type", "accumulation_type",
+                                          "lhs_component_count", "rhs_component_count", "num_primitive_operations",
+                                          "allow_imprecise_accumulation", NULL};
+  static const char *const alias[] = {"output_tuple_indices", "operand_index", "operand_tuple_indices", NULL};
+  if (str_eq_c(name, "stablehlo.scatter")) return scatter;
+  if (str_eq_c(name, "stablehlo.gather")) return gather;
+  if (str_eq_c(name, "stablehlo.dot")) return dot;
+  if (str_eq_c(name, "stablehlo.dot_algorithm")) return algorithm;
+  if (str_eq_c(name, "stablehlo.output_operand_alias")) return alias;
+  return NULL;
+}
+
+static void pr_struct_fields(shl_printer *pr, const shl_attr *a) {
+  const char *const *order = struct_order(a->u.st.name);
+  if (!order) {
+    pr_named_list(pr, a->u.st.fields, a->u.st.n, true);
+    return;
+  }
+  bool first = true;
+  /* Known fields in declaration order, then any others as written. */
+  for (const char *const *o = order; *o; o++)
+    for (uint32_t i = 0; i < a->u.st.n; i++)
+      if (str_eq_c(a->u.st.fields[i].name, *o)) {
+        if (!first) pr_puts(pr, ", ");
+        first = false;
+        pr_named_list(pr, &a->u.st.fields[i], 1, true);
+      }
+  for (uint32_t i = 0; i < a->u.st.n; i++) {
+    bool known = false;
+    for (const char *const *o = order; *o && !known; o++) known = str_eq_c(a->u.st.fields[i].name, *o);
+    if (known) continue;
+    if (!first) pr_puts(pr, ", ");
+    first = false;
+    pr_named_list(pr, &a->u.st.fields[i], 1, true);
+  }
+}
+
 void pr_attr(shl_printer *pr, const shl_attr *a) {
   switch (a->kind) {
     case AT_UNIT:
@@ -738,7 +785,7 @@ void pr_attr(shl_printer *pr, const shl_attr *a) {
       pr_puts(pr, "<");
       if (str_eq_c(a->u.st.name, "stablehlo.conv")) pr_conv_dims(pr, a);
       else if (str_eq_c(a->u.st.name, "chlo.ragged_dot")) pr_ragged_dot_dims(pr, a);
-      else pr_named_list(pr, a->u.st.fields, a->u.st.n, true);
+      else pr_struct_fields(pr, a);
       pr_puts(pr, ">");
       return;
     case AT_OPAQUE:
@@ -759,10 +806,23 @@ static bool elided(shl_str name, const char *const *elide) {
   return false;
 }
 
+/* Attributes StableHLO declares with a default value are left out of the
+ * pretty form when they hold it, as MLIR's printers do. */
+static bool holds_default(const shl_op *op, const shl_named_attr *na) {
+  const shl_attr *a = na->attr;
+  if (str_eq_c(na->name, "result_accuracy")) return attr_is_default_result_accuracy(a);
+  if (!op_is(op, OP_CUSTOM_CALL)) return false;
+  if (str_eq_c(na->name, "api_version")) return a->kind == AT_INT && a->u.i == 1;
+  if (str_eq_c(na->name, "has_side_effect")) return a->kind == AT_BOOL && !a->u.b;
+  if (str_eq_c(na->name, "called_computations") || str_eq_c(na->name, "output_operand_aliases"))
+    return a->kind == AT_ARRAY && a->u.arr.n == 0;
+  return false;
+}
+
 void pr_attr_dict(shl_printer *pr, const shl_op *op, const char *const *elide) {
   bool any = false;
   for (uint32_t i = 0; i < op->n_attrs; i++) {
-    if (elided(op->attrs[i].name, elide)) continue;
+    if (elided(op->attrs[i].name, elide) || holds_default(op, &op->attrs[i])) continue;
     pr_puts(pr, any ? ", " : " {");
     any = true;
     pr_named_list(pr, &op->attrs[i], 1, false);

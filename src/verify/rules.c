@@ -94,7 +94,7 @@ static void ttype(tbuf *t, const shl_type *ty, int depth) {
       tputs(t, "none");
       return;
     case TY_TUPLE:
-      tputs(t, "tuple<");
+      tputs(t, ty->future ? "!stablehlo.future<" : "tuple<");
       tlist(t, ty->in, ty->n_in, depth);
       tputs(t, ">");
       return;
@@ -188,7 +188,7 @@ bool vfy_types_compat(const shl_type *a, const shl_type *b) {
   if (!a || !b) return a == b;
   if (a->kind == TY_TENSOR && b->kind == TY_TENSOR) return shapes_compat(a, b) && vfy_elem_compat(a, b);
   if (a->kind == TY_TUPLE && b->kind == TY_TUPLE) {
-    if (a->n_in != b->n_in) return false;
+    if (a->future != b->future || a->n_in != b->n_in) return false;
     for (uint32_t i = 0; i < a->n_in; i++)
       if (!vfy_types_compat(a->in[i], b->in[i])) return false;
     return true;
@@ -467,8 +467,17 @@ static const char *shape_str(const vfy_shape *s) {
   return b.b;
 }
 
+static _Thread_local verify_shape_fn sink_fn;
+static _Thread_local void *sink_user;
+
+void vfy_set_shape_sink(verify_shape_fn fn, void *user) {
+  sink_fn = fn;
+  sink_user = user;
+}
+
 shl_status vfy_shape_check(const shl_op *op, const char *what, const shl_type *t, vfy_shape *s) {
   shl_status st = NULL;
+  if (sink_fn) sink_fn(sink_user, t, s->rank, s->d);
   if (!vfy_is_tensor(t)) {
     st = VFY_ERR(op, "%s must be a tensor, got %s", what, vfy_tstr(t));
   } else if (t->rank >= 0) {

@@ -116,6 +116,8 @@ void vfy_shape_free(vfy_shape *s);
 /* Compares the shape of `t` (named `what`) with an inferred shape, then frees
  * the inferred shape. */
 shl_status vfy_shape_check(const shl_op *op, const char *what, const shl_type *t, vfy_shape *s);
+/* Where vfy_shape_check reports inferred shapes on this thread (NULL: nowhere). */
+void vfy_set_shape_sink(verify_shape_fn fn, void *user);
 
 /* ---- regions ---- */
 

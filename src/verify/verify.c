@@ -2,6 +2,7 @@
  * regions end in the right terminator, symbols resolve; then each op's own
  * rule from the op table. */
 #include "verify.h"
+#include "rules.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -100,6 +101,14 @@ shl_status shloc_module_verify(shloc_module *m) {
 }
 
 /* ------------------------------------------------------------------ helpers */
+
+shl_status verify_op_rule(const shloc_module *m, const shl_op *op, verify_shape_fn fn, void *user) {
+  verify_ctx vc = {.m = m};
+  vfy_set_shape_sink(fn, user);
+  shl_status st = verify_table[op_id(op)](&vc, op);
+  vfy_set_shape_sink(NULL, NULL);
+  return st;
+}
 
 shl_status vfy_tensor(const shl_op *op, const shl_type *t, const char *what, uint32_t i) {
   if (!t || t->kind != TY_TENSOR) return op_error(op, SHLOC_ERR_VERIFY, "%s #%u must be a tensor", what, i);

@@ -14,6 +14,13 @@ typedef shl_status (*verify_fn)(const verify_ctx *vc, const shl_op *op);
 #include "ir/ops.def"
 #undef OP
 
+/* Runs op's own type rule (not the structural checks) and reports each
+ * shape the rule infers for a type it checks: fn(user, t, rank, dims), t
+ * being the result (or operand) type compared.  Shape refinement reads
+ * result shapes this way, so the spec's shape functions live in one place. */
+typedef void (*verify_shape_fn)(void *user, const shl_type *t, int64_t rank, const int64_t *dims);
+shl_status verify_op_rule(const shloc_module *m, const shl_op *op, verify_shape_fn fn, void *user);
+
 /* Helpers for rules. */
 /* The tensor type of operand/result i, or an error naming it. */
 shl_status vfy_tensor(const shl_op *op, const shl_type *t, const char *what, uint32_t i);

@@ -477,6 +477,13 @@ static void test_other_attrs(void **state) {
   check_attr("complex<f64>", "complex<f64>");
   check_attr("none", "none");
   check_attr("tensor<2x?xf32, #stablehlo.bounds<?, 4>>", "tensor<2x?xf32, #stablehlo.bounds<?, 4>>");
+  /* StableHLO's structured attributes print their fields in declaration
+   * order; dialect attributes written over several lines print on one. */
+  check_attr("#stablehlo.scatter<index_vector_dim = 1, scatter_indices_batching_dims = [0], update_window_dims = [1]>",
+             "#stablehlo.scatter<update_window_dims = [1], scatter_indices_batching_dims = [0], index_vector_dim = 1>");
+  check_attr("#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_batching_dimensions = [0]>",
+             "#stablehlo.dot<rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1]>");
+  check_attr("#sdy.x<\n  a = [\n    \"p  q\",\n    2\n  ]\n>", "#sdy.x<a = [\"p  q\", 2]>");
   /* Quantized types print as MLIR prints them (scales in its float format). */
   check_attr("tensor<4x!quant.uniform<i8:f32, 0.5:10>>", "tensor<4x!quant.uniform<i8:f32, 5.000000e-01:10>>");
   check_attr_error("tensor<?x*xf32>", SHLOC_ERR_PARSE, "expected type");

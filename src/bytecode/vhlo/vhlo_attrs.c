@@ -75,8 +75,6 @@ static const vhlo_enum enum_accuracy_mode = ENUM("result_accuracy_mode", accurac
 typedef bld_text vtext;
 #define vt_printf bld_text_printf
 
-static void vt_quoted(vtext *t, shl_str s) { bld_text_string(t, s.p, s.n); }
-
 static void vt_double(vtext *t, double d) {
   uint64_t bits;
   memcpy(&bits, &d, 8);
@@ -332,7 +330,7 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
     vt_printf(&t, "#stablehlo.replica_group_mesh_axes<mesh = ");
     if (mesh->kind == AT_STRING) {
       vt_printf(&t, "@");
-      vt_quoted(&t, mesh->u.str);
+      bld_text_symbol(&t, mesh->u.str.p, mesh->u.str.n);
     } else {
       t.oom = true;
     }
@@ -452,8 +450,7 @@ static shl_status ranked(bc_cur *c, bool enc, bool buffer, const shl_type **out)
   ST_TRY(bc_svarints(c, &dims, &rank));
   ST_TRY(bc_type(c, &el));
   if (el->kind != TY_SCALAR) return bc_error(r, at, "tensor element type is not a scalar type");
-  for (uint32_t i = 0; i < rank; i++)
-    if (dims[i] < 0 && dims[i] != SHL_DYN) return bc_error(r, at, "invalid dimension size %lld", (long long)dims[i]);
+  ST_TRY(bc_check_shape(r, at, dims, rank));
   if (buffer) {
     vtext t = {0};
     vt_printf(&t, "memref<");
@@ -528,6 +525,22 @@ shl_status vhlo_read_type(bc_cur *c, const shl_type **out) {
   case VT_QUANT: return read_quant(c, false, out);
   case VT_QUANT_AXIS: return read_quant(c, true, out);
   case VT_WITNESS: return bc_parse_type_text(r, at, "!shape.witness", 14, out);
+  case VT_FUTURE: {
+    /* !stablehlo.future<T, ...>: kept as the type text StableHLO prints. */
+    const shl_type *const *types;
+    uint32_t n;
+    ST_TRY(type_list(c, &types, &n));
+    shl_printer pr = {0};
+    pr_puts(&pr, "!stablehlo.future<");
+    for (uint32_t i = 0; i < n; i++) {
+      if (i) pr_puts(&pr, ", ");
+      pr_type(&pr, types[i]);
+    }
+    pr_puts(&pr, ">");
+    shl_status st = pr.oom ? st_oom() : bc_parse_type_text(r, at, pr.buf, pr.len, out);
+    free(pr.buf);
+    return st;
+  }
   default: return bc_error(r, at, "VHLO type kind %llu is not supported", (unsigned long long)code);
   }
 }

@@ -124,20 +124,6 @@ static bool is_all_default_precision(const shl_attr *a) {
   return true;
 }
 
-static bool is_default_accuracy(const shl_attr *a) {
-  if (!a) return true;
-  if (a->kind != AT_STRUCT) return false;
-  const shl_attr *atol = attr_struct_field(a, "atol"), *rtol = attr_struct_field(a, "rtol");
-  const shl_attr *ulps = attr_struct_field(a, "ulps"), *mode = attr_struct_field(a, "mode");
-  bool zero = atol && rtol && atol->kind == AT_FLOAT && rtol->kind == AT_FLOAT &&
-              (atol->u.f_bits << 1) == 0 && (rtol->u.f_bits << 1) == 0;
-  int64_t u;
-  bool default_mode = mode && ((mode->kind == AT_STRUCT && mode->u.st.n == 0 && str_eq_c(mode->u.st.name, "stablehlo.result_accuracy_mode")) ||
-                               (mode->kind == AT_OPAQUE && str_eq_c(mode->u.str, "#stablehlo.result_accuracy_mode<DEFAULT>")) ||
-                               (mode->kind == AT_ENUM && str_eq_c(mode->u.en.value, "DEFAULT")));
-  return zero && attr_as_int(ulps, &u) && u == 0 && default_mode;
-}
-
 /* ---- building StableHLO attributes ---- */
 
 static shl_status ints_of(alist *l, const char *name, int64_t **v, size_t *n) {
@@ -472,7 +458,7 @@ static shl_status convert(alist *l, const char *tg) {
     if (is_int(get(l, "dimension"), -1)) erase(l, "dimension");
     if (is_bool(get(l, "is_stable"), false)) erase(l, "is_stable");
   }
-  if (get(l, "result_accuracy") && is_default_accuracy(get(l, "result_accuracy"))) erase(l, "result_accuracy");
+  if (get(l, "result_accuracy") && attr_is_default_result_accuracy(get(l, "result_accuracy"))) erase(l, "result_accuracy");
   /* Integer tensors that StableHLO keeps as dense i64 arrays. */
   static const struct {
     const char *op, *attr;
@@ -498,10 +484,12 @@ shl_status vhlo_convert_op(bc_reader *r, const uint8_t *at, const vhlo_opinfo *i
   const char *tg = target_name(info);
   if (!strcmp(tg, "func.return") && !str_eq_c(parent, "func.func")) tg = "stablehlo.return";
   ST_TRY(convert(&l, tg));
-  for (uint32_t i = 0; i < l.n; i++) l.v[i].is_prop = memchr(l.v[i].name.p, '.', l.v[i].name.n) == NULL;
+  const shl_opdef *d = opdef_lookup(str_of(tg));
+  /* Inherent attributes are properties; of an op outside shloc's table all
+   * are kept as discardable, as the text parser keeps them. */
+  for (uint32_t i = 0; i < l.n; i++) l.v[i].is_prop = d && memchr(l.v[i].name.p, '.', l.v[i].name.n) == NULL;
   uint32_t dup;
   if (!attrs_sort(l.v, l.n, &dup)) return bc_error(r, at, "duplicate attribute '%.*s'", (int)l.v[dup].name.n, l.v[dup].name.p);
-  const shl_opdef *d = opdef_lookup(str_of(tg));
   out->def = d ? d : &shl_op_table[OP_UNKNOWN];
   out->name = str_of(tg);
   out->attrs = l.v;

@@ -132,7 +132,7 @@ static shl_status check_prepare(plan_ctx *pc, const shl_op *op, void **params) {
       cp->mode = CHECK_ULP;
       break;
     default:
-      return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported (probes are not recorded yet)");
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not a comparison check");
   }
   const shl_attr *t = op_attr(op, "tolerance");
   if (t && t->kind == AT_FLOAT) cp->tol = fp_to_f64(t->type->dtype, t->u.f_bits);

@@ -36,6 +36,49 @@ static shl_status call_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
 const shl_kernel kernel_call = {call_prepare, call_run};
 const shl_kernel kernel_composite = {call_prepare, call_run};
 
+/* ---- async_start / async_done: executed synchronously (the spec lets a
+ * backend do so); the future's buffers are its values ---- */
+
+static shl_status async_start_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  (void)pc;
+  (void)params;
+  if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->n_results != 1 || op->results[0].type->kind != TY_TUPLE ||
+      !op->results[0].type->future)
+    return op_error(op, SHLOC_ERR_VERIFY, "expects one body and a !stablehlo.future result");
+  const shl_block *b = op->regions[0].blocks[0];
+  if (b->n_args && b->n_args != op->n_operands)
+    return op_error(op, SHLOC_ERR_VERIFY, "body takes %u arguments for %u operands", b->n_args, op->n_operands);
+  for (uint32_t i = 0; i < op->results[0].type->n_in; i++)
+    if (op->results[0].type->in[i]->kind != TY_TENSOR)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "runs with futures of tensors only");
+  const shl_op *ret = b->last;
+  if (!ret || ret->n_operands != op->results[0].type->n_in)
+    return op_error(op, SHLOC_ERR_VERIFY, "body must return the future's %u values", op->results[0].type->n_in);
+  return NULL;
+}
+
+static shl_status async_start_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  shl_buf **res;
+  shl_buf *saved = ec->slots;
+  exec_plan *body = po->regions[0];
+  shl_status st = exec_region(ec, body, po->op->regions[0].blocks[0]->n_args ? in : NULL, &res);
+  ec->slots = saved;
+  ST_TRY(st);
+  for (uint32_t i = 0; i < po->n_out; i++) copy_buf(out[i], res[i]);
+  return NULL;
+}
+
+const shl_kernel kernel_async_start = {async_start_prepare, async_start_run};
+
+static shl_status async_done_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  (void)ec;
+  if (po->n_in != po->n_out) return op_error(po->op, SHLOC_ERR_VERIFY, "results must be the future's values");
+  for (uint32_t i = 0; i < po->n_out; i++) copy_buf(out[i], in[i]);
+  return NULL;
+}
+
+const shl_kernel kernel_async_done = {NULL, async_done_run};
+
 /* ---- while ---- */
 
 static bool pred_true(const shl_buf *b) { return b->nbytes && (*(const uint8_t *)b->data & 1); }
@@ -106,12 +149,6 @@ static shl_status copy_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
 
 static shl_status token_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) { return NULL; }
 
-static shl_status zero_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  /* A single process: replica and partition ids are 0. */
-  memset(out[0]->data, 0, out[0]->nbytes);
-  return NULL;
-}
-
 /* Every result has its operand's type (the verifier's rule for the ops that use it). */
 static bool forwards_all(const shl_op *op) {
   for (uint32_t i = 0; i < op->n_results; i++)
@@ -129,4 +166,3 @@ bool plan_forwards(const shl_op *op) {
   return op_is(op, OP_CUSTOM_CALL) && custom_call_forwards(op);
 }
 const shl_kernel kernel_after_all = {NULL, token_run};
-const shl_kernel kernel_replica_id = {NULL, zero_run};

@@ -32,7 +32,7 @@ static bool field_ints(const shl_attr *dn, const char *name, int64_t *v, size_t 
 }
 
 /* The matrix form's geometry and how its products reach the result. */
-static void matrix_setup(conv_params *p, const shl_type *ot) {
+void conv_matrix_setup(conv_params *p, const shl_type *ot, size_t esz) {
   int64_t os[KU_MAX_RANK];
   ku_strides(ot->rank, ot->dims, os);
   p->NQ = p->G * p->BG;
@@ -66,21 +66,17 @@ static void matrix_setup(conv_params *p, const shl_type *ot) {
   b->dims[p->ns + 1] = p->Cq;
   b->ds[p->ns + 1] = p->out_f_stride;
   strided_row_major(b->rank, b->dims, b->ss);
-  strided_finish(b, ku_ck_bytes(p->ck));
+  strided_finish(b, esz);
 }
 
-static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+shl_status conv_geometry(const shl_op *op, conv_params *p) {
   if (op->n_operands != 2 || op->n_results != 1) return op_error(op, SHLOC_ERR_VERIFY, "expects two operands");
   const shl_type *lt = op->operands[0]->type, *rt = op->operands[1]->type, *ot = op->results[0].type;
   if (!type_is_static(lt) || !type_is_static(rt) || !type_is_static(ot))
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs static shapes");
   const shl_attr *dn = op_attr(op, "dimension_numbers");
   if (!dn || dn->kind != AT_STRUCT) return op_error(op, SHLOC_ERR_VERIFY, "has no dimension_numbers");
-  conv_params *p = plan_alloc(pc, sizeof *p);
-  if (!p) return st_oom();
   memset(p, 0, sizeof *p);
-  p->ck = ku_ck_of(type_storage_dtype(ot));
-  if (p->ck == CK_NONE) return op_error(op, SHLOC_ERR_UNSUPPORTED, "on this element type is not supported");
   int64_t ib, ifd, ki, ko, ob, of, isp[CV_MAX_SP], ksp[CV_MAX_SP], osp[CV_MAX_SP];
   size_t ni, nk, no;
   if (!field_int(dn, "input_batch_dimension", &ib) || !field_int(dn, "input_feature_dimension", &ifd) ||
@@ -153,8 +149,18 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (p->G < 1 || p->BG < 1 || (p->G > 1 && p->BG > 1) || p->out_feat % p->G || p->out_feat % p->BG ||
       lt->dims[ifd] != p->k_in_feat * p->G || lt->dims[ib] != p->out_batch * p->BG)
     return op_error(op, SHLOC_ERR_VERIFY, "has inconsistent group counts");
+  return NULL;
+}
+
+static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  conv_params *p = plan_alloc(pc, sizeof *p);
+  if (!p) return st_oom();
+  ST_TRY(conv_geometry(op, p));
+  const shl_type *ot = op->results[0].type;
+  p->ck = ku_ck_of(type_storage_dtype(ot));
+  if (p->ck == CK_NONE) return op_error(op, SHLOC_ERR_UNSUPPORTED, "on this element type is not supported");
   if (p->ck != CK_INT) {
-    matrix_setup(p, ot);
+    conv_matrix_setup(p, ot, ku_ck_bytes(p->ck));
     if (p->P > INT32_MAX || p->Kd > INT32_MAX || p->Cq > INT32_MAX || p->out_pitch > INT32_MAX)
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "is too large");
     ST_TRY(mathlib_require(op));
@@ -167,7 +173,7 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
 /* ---- integers: per output element, the sum over kernel window positions
  * and input features of the group ---- */
 
-static void conv_int(const conv_params *p, const uint64_t *L, const uint64_t *R, uint64_t *O, int64_t n_out) {
+void conv_int(const conv_params *p, const uint64_t *L, const uint64_t *R, uint64_t *O, int64_t n_out) {
 #pragma omp parallel for if (n_out * p->n_kwin * p->k_in_feat > (1 << 16))
   for (int64_t o = 0; o < n_out; o++) {
     int64_t rem = o, oidx[KU_MAX_RANK];
@@ -210,7 +216,7 @@ static void conv_int(const conv_params *p, const uint64_t *L, const uint64_t *R,
 enum { BLOCK_BYTES = 1 << 20, BLOCK_MIN_ROWS = 16 };
 
 /* Kernel of group q as W[(w, ci), co] (Kd x Cq, row-major), elements of size es. */
-static void kernel_matrix(const conv_params *p, const uint8_t *k, size_t es, int64_t q, uint8_t *W) {
+void conv_kernel_matrix(const conv_params *p, const uint8_t *k, size_t es, int64_t q, uint8_t *W) {
   int64_t kw[CV_MAX_SP] = {0};
   for (int64_t w = 0; w < p->n_kwin; w++) {
     int64_t off = q * p->Cq * p->k_o_stride;
@@ -241,7 +247,7 @@ static void features(const conv_params *p, const uint8_t *in, size_t es, bool ok
  * input features at the position it reads, or zeros.  When the window
  * positions along the last spatial dimension read adjacent features
  * (NHWC-like, undilated), their in-range part is copied as one run. */
-static void im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t q, int64_t r, uint8_t *row) {
+void conv_im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t q, int64_t r, uint8_t *row) {
   int64_t o[CV_MAX_SP];
   for (int32_t d = p->ns - 1; d >= 0; d--) {
     o[d] = r % p->osp_dim[d];
@@ -300,14 +306,14 @@ static shl_status conv_matrix(const conv_params *p, const uint8_t *lhs, const ui
   shl_status st = W && A && (p->out_direct || scratch) ? NULL : st_oom();
   int saved = gemm_serial_begin();
   for (int64_t q = 0; !st && q < p->NQ; q++) {
-    kernel_matrix(p, rhs, es, q, W);
+    conv_kernel_matrix(p, rhs, es, q, W);
     uint8_t *C = p->out_direct ? out + (size_t)(q * p->Cq * p->out_f_stride) * es : scratch;
     int64_t ldc = p->out_direct ? p->out_pitch : p->Cq;
 #pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
     for (int64_t blk = 0; blk < nblk; blk++) {
       int64_t r0 = blk * rows, m = p->P - r0 < rows ? p->P - r0 : rows;
       uint8_t *a = A + (size_t)(omp_get_thread_num() * rows * p->Kd) * es;
-      for (int64_t i = 0; i < m; i++) im2col_row(p, lhs, es, q, r0 + i, a + (size_t)(i * p->Kd) * es);
+      for (int64_t i = 0; i < m; i++) conv_im2col_row(p, lhs, es, q, r0 + i, a + (size_t)(i * p->Kd) * es);
       gemm_shape g = {.M = m, .N = p->Cq, .K = p->Kd, .lda = p->Kd, .ldb = p->Cq, .ldc = ldc};
       gemm_one(p->ck, &g, a, W, C + (size_t)(r0 * ldc) * es);
     }

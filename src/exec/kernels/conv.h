@@ -30,6 +30,18 @@ typedef struct {
   bool winograd;              /* floats: conv_winograd computes it (decided at plan time) */
 } conv_params;
 
+/* The op's geometry (everything but the compute type and the matrix form). */
+shl_status conv_geometry(const shl_op *op, conv_params *p);
+/* The matrix form: rows P, contraction Kd, Cq output features per group;
+ * the output box for results of esz bytes. */
+void conv_matrix_setup(conv_params *p, const shl_type *ot, size_t esz);
+/* Integers (wrapping uint64): each output element's sum, in the output's layout. */
+void conv_int(const conv_params *p, const uint64_t *L, const uint64_t *R, uint64_t *O, int64_t n_out);
+/* Group q's kernel as W[(window, in feature), out feature] (Kd x Cq), elements of es bytes. */
+void conv_kernel_matrix(const conv_params *p, const uint8_t *k, size_t es, int64_t q, uint8_t *W);
+/* Row r of group q's im2col matrix (Kd elements of es bytes; zeros outside the input). */
+void conv_im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t q, int64_t r, uint8_t *row);
+
 /* Whether the Winograd path computes this convolution (see conv_winograd.c). */
 bool conv_winograd_applies(const conv_params *p);
 /* out = the convolution of lhs and rhs (f32, operands in their own layouts). */

@@ -64,6 +64,7 @@ static bool cplx_ok(shl_opid id) {
     case OP_POWER:
     case OP_MAXIMUM:
     case OP_MINIMUM:
+    case OP_ATAN2:
       return true;
     default:
       return false;
@@ -245,6 +246,13 @@ static double complex cpow_(double complex x, double complex y) {
   return cpow(x, y);
 }
 
+/* Complex atan2(y, x) = -i log((x + i y) / sqrt(x^2 + y^2)) (the spec's
+ * complex atan2, as the reference interpreter evaluates it). */
+static double complex catan2_(double complex y, double complex x) {
+  double complex z = clog((x + CMPLX(0.0, 1.0) * y) / csqrt(x * x + y * y));
+  return CMPLX(cimag(z), -creal(z));
+}
+
 /* Lexicographic order on (real, imag). */
 static bool cgt(double complex x, double complex y) {
   return creal(x) > creal(y) || (creal(x) == creal(y) && cimag(x) > cimag(y));
@@ -290,6 +298,9 @@ static void cplx_binary(shl_opid id, shl_dtype dt, double complex *a, const doub
       LOOP(cgt(x, y) ? x : y);
     case OP_MINIMUM:
       LOOP(cgt(x, y) ? y : x);
+    case OP_ATAN2:
+      MAP(catan2_(x, y));
+      break;
     default:
       break;
   }

@@ -1,7 +1,7 @@
 /* convert, bitcast_convert, reduce_precision.
  * convert follows XLA: float -> int truncates toward zero, NaN gives 0 and
- * out-of-range values saturate; -> bool is "!= 0"; complex -> real keeps the
- * real part; every float result is rounded once from the exact value. */
+ * out-of-range values saturate; -> bool is "!= 0"; complex -> anything else
+ * keeps the real part (bool included); every float result is rounded once from the exact value. */
 #include <math.h>
 
 #include "ew_common.h"
@@ -119,8 +119,8 @@ static shl_status convert_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
             for (int i = 0; i < m; i++) iv[i] = iv[i] != 0;
           else if (p->ic == EWC_REAL)
             for (int i = 0; i < m; i++) iv[i] = dv[i] != 0;
-          else
-            for (int i = 0; i < m; i++) iv[i] = cv[i] != 0;
+          else /* the spec: complex to any other type ignores the imaginary part */
+            for (int i = 0; i < m; i++) iv[i] = creal(cv[i]) != 0;
         } else if (p->ic == EWC_REAL) {
           f2i_n(p, dv, iv, m);
         } else if (p->ic == EWC_CPLX) {
@@ -155,23 +155,78 @@ static shl_status convert_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
 const shl_kernel kernel_convert = {convert_prepare, convert_run};
 
 /* ---- bitcast_convert: row-major bytes are unchanged (little-endian; a
- * wider operand splits into a trailing dimension of narrower elements) ---- */
+ * wider operand splits into a trailing dimension of narrower elements).
+ * Types narrower than their storage (i1, i2, i4, f4, f6) pack as bit
+ * fields, the first element in the lowest bits: a tensor<64xi1> is the bits
+ * of an i64, least significant first (the reference interpreter's layout). */
 
 static bool whole_bytes(shl_dtype dt) { return dt != DT_QUANT && dtype_bits(dt) == 8 * dtype_bytes(dt); }
+
+typedef struct {
+  shl_dtype a, b;
+  bool bits; /* bit-field path */
+} bitcast_params;
 
 static shl_status bitcast_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (op->n_operands != 1 || op->n_results != 1)
     return op_error(op, SHLOC_ERR_VERIFY, "expects one operand and one result");
   shl_dtype a = type_storage_dtype(op->operands[0]->type), b = type_storage_dtype(op->results[0].type);
-  if (a != b && (!whole_bytes(a) || !whole_bytes(b)))
-    return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported between %s and %s", dtype_name(a), dtype_name(b));
-  if (type_num_bytes(op->operands[0]->type) != type_num_bytes(op->results[0].type))
-    return op_error(op, SHLOC_ERR_VERIFY, "operand and result sizes differ");
+  bitcast_params *p = plan_alloc(pc, sizeof *p);
+  if (!p) return st_oom();
+  *p = (bitcast_params){a, b, a != b && (!whole_bytes(a) || !whole_bytes(b))};
+  if (!p->bits) {
+    if (type_num_bytes(op->operands[0]->type) != type_num_bytes(op->results[0].type))
+      return op_error(op, SHLOC_ERR_VERIFY, "operand and result sizes differ");
+  } else {
+    unsigned wa = dtype_bits(a), wb = dtype_bits(b), hi = wa > wb ? wa : wb, lo = wa > wb ? wb : wa;
+    if (!lo || dtype_class(a) == DTC_COMPLEX || dtype_class(b) == DTC_COMPLEX || hi > 64 || hi % lo ||
+        type_num_elements(op->operands[0]->type) * wa != type_num_elements(op->results[0].type) * wb)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported between %s and %s", dtype_name(a), dtype_name(b));
+  }
+  *params = p;
   return NULL;
 }
 
+/* The low `bits` bits of the element at p. */
+static uint64_t field_load(shl_dtype t, const uint8_t *p) {
+  unsigned bits = dtype_bits(t);
+  uint64_t v = scalar__load_le(p, dtype_bytes(t));
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+/* Stores a bit field as an element of t (sub-byte signed integers are kept
+ * sign-extended in their byte). */
+static void field_store(shl_dtype t, uint8_t *p, uint64_t v) {
+  if (dtype_class(t) == DTC_SINT) int_store(t, p, int_wrap(t, (int64_t)v));
+  else scalar__store_le(p, dtype_bytes(t), v);
+}
+
 static shl_status bitcast_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  if (out[0]->nbytes) memcpy(out[0]->data, in[0]->data, out[0]->nbytes);
+  (void)ec;
+  const bitcast_params *p = po->params;
+  if (!p->bits) {
+    if (out[0]->nbytes) memcpy(out[0]->data, in[0]->data, out[0]->nbytes);
+    return NULL;
+  }
+  unsigned wa = dtype_bits(p->a), wb = dtype_bits(p->b);
+  size_t sa = dtype_bytes(p->a), sb = dtype_bytes(p->b);
+  const uint8_t *src = in[0]->data;
+  uint8_t *dst = out[0]->data;
+  if (wa >= wb) { /* each source element splits into wa / wb results */
+    unsigned r = wa / wb;
+    for (int64_t i = 0; i < in[0]->n; i++) {
+      uint64_t v = field_load(p->a, src + (size_t)i * sa);
+      for (unsigned j = 0; j < r; j++, dst += sb)
+        field_store(p->b, dst, wb >= 64 ? v : (v >> (j * wb)) & ((1ull << wb) - 1));
+    }
+  } else { /* wb / wa source elements make one result */
+    unsigned r = wb / wa;
+    for (int64_t i = 0; i < out[0]->n; i++) {
+      uint64_t v = 0;
+      for (unsigned j = 0; j < r; j++, src += sa) v |= field_load(p->a, src) << (j * wa);
+      field_store(p->b, dst + (size_t)i * sb, v);
+    }
+  }
   return NULL;
 }
 

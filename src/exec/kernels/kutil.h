@@ -88,9 +88,12 @@ static inline shl_opid ku_body_binop(const shl_region *r) {
   const shl_value *a0 = &b->args[0], *a1 = &b->args[1];
   if (!((x == a0 && y == a1) || (x == a1 && y == a0))) return OP_UNKNOWN;
   if (!type_eq(a0->type, a1->type) || !type_eq(a0->type, o->results[0].type)) return OP_UNKNOWN;
+  /* On quantized scalars only max/min act on the storage values (scales are
+   * positive, so they keep the order); sums and products need the region. */
+  bool quant = a0->type->dtype == DT_QUANT;
   switch (op_id(o)) {
     case OP_ADD:
-    case OP_MULTIPLY:
+    case OP_MULTIPLY: return quant ? OP_UNKNOWN : op_id(o);
     case OP_MAXIMUM:
     case OP_MINIMUM:
     case OP_AND:

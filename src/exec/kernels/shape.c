@@ -367,13 +367,12 @@ static shl_status get_tuple_element_run(exec_ctx *ec, const plan_op *po, shl_buf
 const shl_kernel kernel_tuple = {NULL, tuple_run};
 const shl_kernel kernel_get_tuple_element = {get_tuple_element_prepare, get_tuple_element_run};
 
-/* ---- interpreter.probe / interpreter.print: pass the operand through ----
- * Probed values are not recorded to files yet.  interpreter.print hands its
- * operand, formatted as the reference interpreter prints tensors, to the
- * executable's print sink (exec_config.print); the library itself never
- * writes to stdout. */
+/* ---- interpreter.print: passes the operand through and hands it, formatted
+ * as the reference interpreter prints tensors, to the executable's print
+ * sink (exec_config.print); the library itself never writes to stdout.
+ * (interpreter.probe records values: probe.c.) ---- */
 
-static shl_status probe_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+static shl_status passthrough_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const exec_config *cfg = &ec->x->cfg;
   if (op_is(po->op, OP_INTERPRETER_PRINT) && cfg->print && po->op->n_operands) {
     char *text;
@@ -389,4 +388,4 @@ static shl_status probe_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in,
   return NULL;
 }
 
-const shl_kernel kernel_probe = {NULL, probe_run};
+const shl_kernel kernel_passthrough = {NULL, passthrough_run};

@@ -35,7 +35,7 @@ float xla_tanhf(float x) {
                                4.89352455891786e-03f};
   static const float den[4] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.26843463243900e-03f,
                                4.89352518554385e-03f};
-  if (fabsf(x) < 0.0004f) return x;
+  if (!(fabsf(x) >= 0.0004f)) return x; /* tiny, or NaN (which fminf/fmaxf below would drop) */
   float c = fminf(fmaxf(x, -7.99881172180175781f), 7.99881172180175781f), c2 = c * c, p = num[0], q = den[0];
   for (int i = 1; i < 7; i++) p = fmaf(c2, p, num[i]);
   for (int i = 1; i < 4; i++) q = fmaf(c2, q, den[i]);

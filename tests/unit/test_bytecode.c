@@ -1,0 +1,144 @@
+/* The MLIR bytecode reader on an artifact written by an independent writer
+ * (mlir-opt-22 --emit-bytecode of kText below, bytecode version 6): it reads
+ * back as the module the text parser reads from kText, and every truncation
+ * and every single-byte corruption of it fails cleanly or reads a module that
+ * prints (run under ASan/UBSan in the sanitizer build). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "shloc/shloc.h"
+#include "ok.h"
+#include "print_ok.h"
+
+static const char kText[] =
+    "func.func @main(%a: tensor<2xf32>, %b: tensor<2xi1>) -> tensor<2xf32> {\n"
+    "  %0 = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>\n"
+    "  %1 = stablehlo.add %a, %0 : tensor<2xf32>\n"
+    "  %2 = stablehlo.select %b, %1, %a : tensor<2xi1>, tensor<2xf32>\n"
+    "  return %2 : tensor<2xf32>\n"
+    "}\n";
+
+/* mlir-opt-22 --allow-unregistered-dialect --emit-bytecode (generic form of kText). */
+static const uint8_t kArtifact[] = {
+    0x4d, 0x4c, 0xef, 0x52, 0x0d, 0x4d, 0x4c, 0x49, 0x52, 0x32, 0x32, 0x2e,
+    0x31, 0x2e, 0x38, 0x00, 0x01, 0x23, 0x07, 0x01, 0x05, 0x09, 0x0d, 0x01,
+    0x03, 0x0f, 0x03, 0x05, 0x07, 0x13, 0x05, 0x07, 0x15, 0x19, 0x1d, 0x03,
+    0x33, 0x1d, 0x0b, 0x01, 0x1d, 0x0b, 0x13, 0x0b, 0x0b, 0x13, 0x13, 0x13,
+    0x13, 0x0b, 0x2f, 0x13, 0x13, 0x13, 0x13, 0x01, 0x0b, 0x13, 0x13, 0x1b,
+    0x07, 0x0b, 0x02, 0x91, 0x05, 0x11, 0x17, 0x01, 0x03, 0x03, 0x0d, 0x05,
+    0x05, 0x13, 0x17, 0x01, 0x05, 0x07, 0x17, 0x01, 0x07, 0x11, 0x17, 0x01,
+    0x07, 0x3d, 0x03, 0x03, 0x11, 0x13, 0x05, 0x15, 0x25, 0x01, 0x11, 0x00,
+    0x00, 0xc0, 0x3f, 0x00, 0x00, 0x00, 0xc0, 0x17, 0x01, 0x09, 0x19, 0x17,
+    0x01, 0x0b, 0x15, 0x17, 0x01, 0x0d, 0x15, 0x17, 0x01, 0x0f, 0x0b, 0x1b,
+    0x03, 0x09, 0x07, 0x1b, 0x03, 0x09, 0x09, 0x05, 0x05, 0x01, 0x03, 0x03,
+    0x01, 0x0b, 0x01, 0x09, 0x04, 0x6f, 0x05, 0x01, 0x50, 0x03, 0x01, 0x07,
+    0x04, 0x5f, 0x03, 0x01, 0x05, 0x03, 0x50, 0x09, 0x03, 0x07, 0x04, 0x4b,
+    0x03, 0x0b, 0x13, 0x05, 0x03, 0x0b, 0x07, 0x0d, 0x00, 0x07, 0x42, 0x15,
+    0x05, 0x03, 0x01, 0x09, 0x06, 0x17, 0x03, 0x01, 0x05, 0x01, 0x05, 0x0b,
+    0x06, 0x19, 0x03, 0x01, 0x07, 0x03, 0x07, 0x01, 0x05, 0x04, 0x1b, 0x03,
+    0x09, 0x06, 0x03, 0x01, 0x05, 0x01, 0x00, 0xb1, 0x17, 0x0d, 0x0b, 0x11,
+    0x0f, 0x09, 0x13, 0x0f, 0x0f, 0x15, 0x0b, 0x11, 0x62, 0x75, 0x69, 0x6c,
+    0x74, 0x69, 0x6e, 0x00, 0x66, 0x75, 0x6e, 0x63, 0x00, 0x73, 0x74, 0x61,
+    0x62, 0x6c, 0x65, 0x68, 0x6c, 0x6f, 0x00, 0x6d, 0x6f, 0x64, 0x75, 0x6c,
+    0x65, 0x00, 0x72, 0x65, 0x74, 0x75, 0x72, 0x6e, 0x00, 0x63, 0x6f, 0x6e,
+    0x73, 0x74, 0x61, 0x6e, 0x74, 0x00, 0x61, 0x64, 0x64, 0x00, 0x73, 0x65,
+    0x6c, 0x65, 0x63, 0x74, 0x00, 0x75, 0x67, 0x2e, 0x6d, 0x6c, 0x69, 0x72,
+    0x00, 0x6d, 0x61, 0x69, 0x6e, 0x00, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x00,
+    0x08, 0x1b, 0x07, 0x05, 0x01, 0x01, 0x0d, 0x01, 0x05, 0x01, 0x01, 0x07,
+    0x01, 0x03, 0x0f
+};
+
+static char *print_text(shloc_context *ctx, const char *name, const void *data, size_t len) {
+  shloc_module *m = NULL;
+  OK(shloc_module_parse(ctx, name, data, len, 1, &m));
+  OK(shloc_module_verify(m));
+  char *out = print(m, 0);
+  shloc_module_destroy(m);
+  return out;
+}
+
+static void test_reads_as_text(void **state) {
+  (void)state;
+  shloc_context *ctx = shloc_context_create();
+  char *want = print_text(ctx, "u.mlir", kText, strlen(kText));
+  char *got = print_text(ctx, "u.mlir.bc", kArtifact, sizeof kArtifact);
+  assert_string_equal(got, want);
+  free(want);
+  free(got);
+  shloc_context_destroy(ctx);
+}
+
+static void test_truncated(void **state) {
+  (void)state;
+  shloc_context *ctx = shloc_context_create();
+  for (size_t n = 4; n < sizeof kArtifact; n++) {
+    shloc_module *m = NULL;
+    shloc_status st = shloc_module_parse(ctx, "cut.mlir.bc", (const char *)kArtifact, n, 1, &m);
+    if (!st) fail_msg("a %zu-byte prefix was accepted", n);
+    const char *file;
+    int line, col;
+    shloc_status_location(st, &file, &line, &col);
+    /* Binary input: no line, the byte offset in col (within the input). */
+    assert_int_equal(line, 0);
+    assert_true(col >= 0 && (size_t)col <= n);
+    assert_string_equal(file, "cut.mlir.bc");
+    shloc_status_free(st);
+  }
+  shloc_context_destroy(ctx);
+}
+
+static void test_corrupted(void **state) {
+  (void)state;
+  shloc_context *ctx = shloc_context_create();
+  uint8_t buf[sizeof kArtifact];
+  static const uint8_t deltas[] = {0x01, 0x80, 0xFF};
+  for (size_t i = 4; i < sizeof kArtifact; i++)
+    for (size_t d = 0; d < sizeof deltas; d++) {
+      memcpy(buf, kArtifact, sizeof buf);
+      buf[i] ^= deltas[d];
+      shloc_module *m = NULL;
+      shloc_status st = shloc_module_parse(ctx, "bad.mlir.bc", (const char *)buf, sizeof buf, 1, &m);
+      if (st) {
+        assert_non_null(shloc_status_message(st));
+        shloc_status_free(st);
+        continue;
+      }
+      st = shloc_module_verify(m);
+      char *out = print(m, st ? SHLOC_PRINT_GENERIC : 0);
+      free(out);
+      shloc_status_free(st);
+      shloc_module_destroy(m);
+    }
+  shloc_context_destroy(ctx);
+}
+
+static void test_newer_bytecode_version(void **state) {
+  (void)state;
+  shloc_context *ctx = shloc_context_create();
+  uint8_t buf[sizeof kArtifact];
+  memcpy(buf, kArtifact, sizeof buf);
+  buf[4] = 7 << 1 | 1; /* version varint: 7 */
+  shloc_module *m = NULL;
+  shloc_status st = shloc_module_parse(ctx, "new.mlir.bc", (const char *)buf, sizeof buf, 1, &m);
+  assert_non_null(st);
+  assert_non_null(strstr(shloc_status_message(st), "bytecode version 7"));
+  assert_non_null(strstr(shloc_status_message(st), "newest readable, 6"));
+  shloc_status_free(st);
+  shloc_context_destroy(ctx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_reads_as_text),
+      cmocka_unit_test(test_truncated),
+      cmocka_unit_test(test_corrupted),
+      cmocka_unit_test(test_newer_bytecode_version),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
