@@ -20,6 +20,11 @@ shl_status print_dense_value(const shl_type *t, const void *data, size_t nbytes,
  * in dense literals.  *out is malloc'd and NUL-terminated. */
 shl_status print_interpreter_value(const shl_type *t, const void *data, size_t nbytes, char **out, size_t *out_len);
 
+/* The name shloc's printer gives value v (`%0`, `%cst_1`, `%arg2`) when it
+ * prints the function holding it; *out is malloc'd.  Runs the naming pass
+ * over that function, keeping every value's scratch id as it was. */
+shl_status printer_value_name(const shl_value *v, char **out);
+
 /* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
 shl_status print_type_text(const shl_type *t, char **out);
 /* An attribute as MLIR prints it ("1 : i32", "\"text\"", "[1, 2]"); *out is malloc'd. */

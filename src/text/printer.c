@@ -1,6 +1,7 @@
 /* Printer core: output buffer, SSA names (numbered like MLIR's AsmPrinter),
  * types, attributes, regions, the generic op form and module printing. */
 #include "printer.h"
+#include "print_value.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -280,6 +281,71 @@ static void name_region(name_table *nt, const shl_region *r, const shl_op *owner
 static void names_begin_isolated(name_table *nt, const shl_op *op) {
   nt->next_value = nt->next_arg = nt->next_conflict = 0;
   for (uint32_t r = 0; r < op->n_regions; r++) name_region(nt, &op->regions[r], NULL);
+}
+
+/* ---- one value's name, as the printer would write it ---- */
+
+/* Calls fn on every value defined in the regions of op (block arguments and
+ * results, nested regions included). */
+static void each_value(const shl_op *op, void (*fn)(shl_value *v, void *arg), void *arg) {
+  for (uint32_t r = 0; r < op->n_regions; r++)
+    for (uint32_t b = 0; b < op->regions[r].n_blocks; b++) {
+      shl_block *blk = op->regions[r].blocks[b];
+      for (uint32_t i = 0; i < blk->n_args; i++) fn(&blk->args[i], arg);
+      for (shl_op *o = blk->first; o; o = o->next) {
+        for (uint32_t i = 0; i < o->n_results; i++) fn(&o->results[i], arg);
+        each_value(o, fn, arg);
+      }
+    }
+}
+
+typedef struct {
+  uint32_t *ids;
+  size_t n;
+  bool restore;
+} id_save;
+
+static void save_or_restore_id(shl_value *v, void *arg) {
+  id_save *s = arg;
+  if (s->ids && s->restore) v->id = s->ids[s->n];
+  else if (s->ids) s->ids[s->n] = v->id;
+  s->n++;
+}
+
+shl_status printer_value_name(const shl_value *v, char **out) {
+  *out = NULL;
+  /* The naming root: the isolated op (func.func) that holds the value. */
+  const shl_op *root = v->def ? v->def : v->block->region->parent;
+  while (root && !naming_root(root)) root = root->block ? root->block->region->parent : NULL;
+  if (!root) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "value outside a function");
+  /* The naming pass writes every value's scratch id: keep the caller's. */
+  id_save save = {0};
+  each_value(root, save_or_restore_id, &save);
+  save.ids = malloc((save.n ? save.n : 1) * sizeof *save.ids);
+  if (!save.ids) return st_oom();
+  save.n = 0;
+  each_value(root, save_or_restore_id, &save);
+  name_table nt;
+  memset(&nt, 0, sizeof nt);
+  arena_init(&nt.arena);
+  strmap_init(&nt.used, &nt.arena);
+  names_begin_isolated(&nt, root);
+  shl_printer pr = {.names = &nt};
+  pr_value(&pr, v);
+  save.n = 0;
+  save.restore = true;
+  each_value(root, save_or_restore_id, &save);
+  free(save.ids);
+  free(nt.undo);
+  free(nt.strs);
+  arena_free(&nt.arena);
+  if (pr.oom || !pr_reserve(&pr, 0)) {
+    free(pr.buf);
+    return st_oom();
+  }
+  pr.buf[pr.len] = 0;
+  *out = pr.buf;
+  return NULL;
 }
 
 void pr_value(shl_printer *pr, const shl_value *v) {

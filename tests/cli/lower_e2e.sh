@@ -29,6 +29,9 @@ elif command -v clang >/dev/null 2>&1; then
 else
   echo "skipped: clang not installed"; exit 77
 fi
+# A sanitizer build's libshloc.a needs the sanitizer runtimes where it is linked.
+SAN=""
+[ "${SHLOC_SANITIZE:-0}" = 1 ] && SAN="-fsanitize=address,undefined"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -48,9 +51,9 @@ build() {
   $CLANG -c -O2 -fPIC "$tmp/$2.ll" -o "$tmp/$2.o" || fail "$2: compiling the LLVM IR"
   "$CC" -c -O2 -fPIC -std=c11 -Wall -Wextra -Werror -I"$SRC/include" "$tmp/$2_shim.c" -o "$tmp/$2_shim.o" ||
     fail "$2: compiling the shim"
-  "$CC" -shared -Wl,-Bsymbolic "$tmp/$2.o" "$tmp/$2_shim.o" "$LIBSHLOC" -L"$tmp" -lrms_norm -Wl,-rpath,"$tmp" \
+  "$CC" $SAN -shared -Wl,-Bsymbolic "$tmp/$2.o" "$tmp/$2_shim.o" "$LIBSHLOC" -L"$tmp" -lrms_norm -Wl,-rpath,"$tmp" \
     -lm -ldl -lpthread -o "$tmp/lib$2.so" || fail "$2: linking"
-  "$CC" -O2 "$EX/lowered_driver.c" -L"$tmp" -l"$2" -Wl,-rpath,"$tmp" -lm -o "$tmp/$2_driver" ||
+  "$CC" $SAN -O2 "$EX/lowered_driver.c" -L"$tmp" -l"$2" -Wl,-rpath,"$tmp" -lm -o "$tmp/$2_driver" ||
     fail "$2: linking the driver"
 }
 
@@ -80,7 +83,7 @@ for c in "$tmp/conv_shim.c" "$D/handlers.c" "$D/driver.c"; do
   "$CC" -c -O2 -std=c11 -Wall -Wextra -Werror -I"$SRC/include" "$c" -o "$tmp/$(basename "$c").o" ||
     fail "compiling $c"
 done
-"$CC" "$tmp/driver.c.o" "$tmp/conv.o" "$tmp/conv_shim.c.o" "$tmp/handlers.c.o" "$LIBSHLOC" -lm -ldl -lpthread \
+"$CC" $SAN "$tmp/driver.c.o" "$tmp/conv.o" "$tmp/conv_shim.c.o" "$tmp/handlers.c.o" "$LIBSHLOC" -lm -ldl -lpthread \
   -o "$tmp/conv" || fail "conventions: linking"
 "$tmp/conv" || fail "conventions: the compiled module misbehaves"
 echo ok

@@ -6,7 +6,8 @@
 #     as the pretty one;
 #   - the shim compiles cleanly (and equals NAME.mlir.shim.expected when present);
 #   - files marked `// UPSTREAM` lower to pure upstream MLIR: mlir-opt-22 accepts both
-#     outputs with no unregistered dialects (checked when mlir-opt-22 is installed).
+#     outputs with no unregistered dialects.  Without mlir-opt-22 everything else runs
+#     and the test then reports itself skipped (77): part of it did not run.
 # Then the error cases at the end.
 SHLOC=${1:?usage: lower_golden.sh SHLOC}
 SRC=${SHLOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -90,4 +91,5 @@ if "$SHLOC" lower-custom-calls "$tmp/dyn.mlir" -o "$tmp/out.mlir" --shim "$tmp/s
 fi
 grep -q "result #0 has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "dynamic result diagnostic"; }
 "$SHLOC" lower-custom-calls --help | grep -q "usage: shloc lower-custom-calls" || fail "--help"
+command -v mlir-opt-22 >/dev/null 2>&1 || { echo "skipped: the mlir-opt-22 checks (not installed)"; exit 77; }
 echo ok

@@ -2,9 +2,10 @@
 # shloc test: a program that runs no check is NOCHECK (counted, not PASS); a
 # module without @main runs each public function without arguments as a test
 # (the interpreter's *_op_test_* functions merged into one module);
-# interpreter.print writes its operand to stdout in the reference
-# interpreter's layout (expected text from openxla/stablehlo
-# stablehlo/tests/interpret/printing.mlir, its FileCheck lines).
+# interpreter.print writes its operand to stdout as the reference interpreter
+# does: `%name = ` (the operand's name in the printed function, MLIR's
+# naming: %c/%cst for constants) and the tensor in the layout of the FileCheck
+# lines of openxla/stablehlo stablehlo/tests/interpret/printing.mlir.
 SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -89,26 +90,26 @@ func.func @main() {
 EOF2
 "$SHLOC" test --quiet "$tmp/print.mlir" > "$tmp/out" || { cat "$tmp/out"; fail "print module"; }
 cat > "$tmp/want" <<'EOF2'
-tensor<4xi8> {
+%c = tensor<4xi8> {
   [1, 2, -3, -4]
 }
-tensor<4xf16> {
+%cst = tensor<4xf16> {
   [1.000000e+00, 2.000000e+00, -3.000000e+00, -4.000000e+00]
 }
-tensor<2xi1> {
+%c_0 = tensor<2xi1> {
   [true, false]
 }
-tensor<0xui8> {
+%c_1 = tensor<0xui8> {
   []
 }
-tensor<ui8> {1}
-tensor<2x2xi8> {
+%c_2 = tensor<ui8> {1}
+%c_3 = tensor<2x2xi8> {
   [
     [1, 2],
     [3, 4]
   ]
 }
-tensor<2x2x2xi64> {
+%c_4 = tensor<2x2x2xi64> {
   [
     [
       [0, 1],

@@ -119,8 +119,11 @@ static inline uint32_t fbb_end(fbb *b) {
   for (int id = 0; id < n; id++) words[2 + id] = (uint16_t)(b->fields[id] ? table - b->fields[id] : 0);
   for (int i = 0; i < 2 + n; i++) vtab[2 * i] = (uint8_t)words[i], vtab[2 * i + 1] = (uint8_t)(words[i] >> 8);
   uint32_t vt = 0;
-  for (int k = 0; k < b->n_vtables && !vt; k++)
-    if (memcmp(b->buf + b->cap - b->vtables[k], vtab, words[0]) == 0) vt = b->vtables[k];
+  for (int k = 0; k < b->n_vtables && !vt; k++) {
+    /* Compare only with vtables of the same size: a shorter one may end the buffer. */
+    const uint8_t *old = b->buf + b->cap - b->vtables[k];
+    if ((uint16_t)(old[0] | old[1] << 8) == words[0] && memcmp(old, vtab, words[0]) == 0) vt = b->vtables[k];
+  }
   if (!vt) {
     fbb_raw(b, vtab, words[0]);
     vt = fbb_size(b);

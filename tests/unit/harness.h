@@ -17,7 +17,7 @@ typedef void run_planned_fn(shloc_executable *x, void *arg);
 /* Parses `text` in `c`, verifies it, plans @main and runs it `runs` times
  * (a later run reuses frames and scratch), freeing the results; `planned`
  * (may be NULL) is called in between.  Returns the first error, NULL when
- * everything passed. */
+ * everything passed; a module that executed no check is an error. */
 static inline shloc_status run_main(shloc_context *c, const char *text, int runs, run_planned_fn *planned,
                                     void *arg) {
   shloc_module *m = NULL;
@@ -40,6 +40,9 @@ static inline shloc_status run_main(shloc_context *c, const char *text, int runs
       for (uint32_t i = 0; i < n_out; i++) free(res[i].data);
     free(res);
   }
+  /* A self-checking module that checked nothing proves nothing. */
+  if (!st && x && runs > 0 && !executable_checks_run(x))
+    st = st_error(SHLOC_ERR_CHECK, NULL, NULL, "the module ran but executed no check op");
   executable_destroy(x);
   shloc_module_destroy(m);
   return st;

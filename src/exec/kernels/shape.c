@@ -2,6 +2,8 @@
  * slice, concatenate, pad, get_dimension_size, tuples and interpreter probes.
  * Each prepare turns the op into strided boxes (strided.h) once; runs only
  * copy.  Element types do not matter here beyond their storage size. */
+#include <stdio.h>
+
 #include "exec/plan.h"
 #include "text/print_value.h"
 #include "kutil.h"
@@ -372,14 +374,33 @@ const shl_kernel kernel_get_tuple_element = {get_tuple_element_prepare, get_tupl
  * sink (exec_config.print); the library itself never writes to stdout.
  * (interpreter.probe records values: probe.c.) ---- */
 
+/* interpreter.print's line prefix, "%name = " as the reference interpreter
+ * writes it (the operand's name in the printed function), found once here. */
+static shl_status passthrough_prepare(plan_ctx *pc, const shl_op *op, void **params) {
+  *params = NULL;
+  if (!op_is(op, OP_INTERPRETER_PRINT) || !plan_config(pc)->print || !op->n_operands) return NULL;
+  char *name;
+  shl_status st = printer_value_name(op->operands[0], &name);
+  if (st) return st_at(st, &op->pos, NULL);
+  size_t n = strlen(name);
+  char *prefix = plan_alloc(pc, n + 4);
+  if (prefix) snprintf(prefix, n + 4, "%s = ", name);
+  free(name);
+  if (!prefix) return st_oom();
+  *params = prefix;
+  return NULL;
+}
+
 static shl_status passthrough_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const exec_config *cfg = &ec->x->cfg;
-  if (op_is(po->op, OP_INTERPRETER_PRINT) && cfg->print && po->op->n_operands) {
+  if (po->params) {
     char *text;
     size_t len;
     shl_status st = print_interpreter_value(in[0]->type, in[0]->data, in[0]->nbytes, &text, &len);
     if (st) return st_at(st, &po->op->pos, NULL);
     text[len] = '\n'; /* the NUL becomes the line end */
+    const char *prefix = po->params;
+    cfg->print(cfg->print_user, prefix, strlen(prefix));
     cfg->print(cfg->print_user, text, len + 1);
     free(text);
   }
@@ -388,4 +409,4 @@ static shl_status passthrough_run(exec_ctx *ec, const plan_op *po, shl_buf *cons
   return NULL;
 }
 
-const shl_kernel kernel_passthrough = {NULL, passthrough_run};
+const shl_kernel kernel_passthrough = {passthrough_prepare, passthrough_run};
