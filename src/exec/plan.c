@@ -7,6 +7,7 @@
 
 #include "fuse.h"
 #include "kernels/quant.h"
+#include "plan_attrs.h"
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
@@ -361,7 +362,7 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
   for (size_t k = 0; k < cap; k++) def_op[k] = last_use[k] = UINT32_MAX;
   uint32_t idx = 0, pos = 0;
   for (const shl_op *op = blk->first; op; op = op->next, pos++) {
-    if ((st = check_tuples(op))) goto out;
+    if ((st = check_tuples(op)) || (st = plan_check_result_attrs(op))) goto out;
     if (op->def->traits & T_TERM) {
       p->n_results = op->n_operands;
       p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));

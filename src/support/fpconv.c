@@ -3,6 +3,8 @@
  * only adds loops and, for f16, the F16C instructions when the CPU has them. */
 #include "scalar.h"
 
+#include <string.h>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -47,6 +49,68 @@ static bool have_f16c(void) {
 #define HAVE_F16C_PATH 1
 #endif
 
+/* Formats without a dedicated loop (f8, f6, f4 and the rest): one loop per
+ * dtype, each instantiated with that dtype's constant layout so the
+ * compiler folds the layout into the rounding code.  Exactly one of d64 /
+ * d32 (s64 / s32) is used: the f32 results are the double rounded, as
+ * fp_to_f32 / fp_from_f32 define them.  `flatten` inlines the rounding into
+ * each loop: without it these loops measured slower than the per-element
+ * code they replace. */
+#define FP_LAYOUT_DTYPES(X) \
+  X(F16) X(BF16) X(TF32) X(F8E3M4) X(F8E4M3) X(F8E5M2) X(F8E4M3FN) X(F8E4M3FNUZ) X(F8E4M3B11FNUZ) X(F8E5M2FNUZ) \
+  X(F8E8M0FNU) X(F6E2M3FN) X(F6E3M2FN) X(F4E2M1FN)
+
+#define LAYOUT_LOOPS(ST)                                                                                   \
+  static inline __attribute__((always_inline)) void to_##ST(fp_layout L, const void *src, double *d64,      \
+                                                             float *d32, size_t n) {                          \
+    const ST *s_ = src;                                                                                     \
+    if (d64)                                                                                                \
+      for (size_t i = 0; i < n; i++) d64[i] = fp_layout_to_f64(L, s_[i]);                                   \
+    else                                                                                                    \
+      for (size_t i = 0; i < n; i++) d32[i] = (float)fp_layout_to_f64(L, s_[i]);                            \
+  }                                                                                                         \
+  static inline __attribute__((always_inline)) void from_##ST(fp_layout L, const double *s64,               \
+                                                               const float *s32, void *dst, size_t n) {      \
+    ST *d_ = dst;                                                                                           \
+    if (s64)                                                                                                \
+      for (size_t i = 0; i < n; i++) d_[i] = (ST)fp_layout_from_f64(L, s64[i]);                             \
+    else                                                                                                    \
+      for (size_t i = 0; i < n; i++) d_[i] = (ST)fp_layout_from_f64(L, (double)s32[i]);                     \
+  }
+LAYOUT_LOOPS(uint8_t)
+LAYOUT_LOOPS(uint16_t)
+LAYOUT_LOOPS(uint32_t)
+
+/* The storage type of each: f16/bf16 2 bytes, tf32 4, the rest 1. */
+#define LAYOUT_ST(T) (dtype_bytes(DT_##T) == 2 ? 2 : dtype_bytes(DT_##T) == 4 ? 4 : 1)
+
+#define TO_CASE(T)                                                              \
+  case DT_##T:                                                                  \
+    if (LAYOUT_ST(T) == 2) to_uint16_t(fp_layout_of(DT_##T), src, d64, d32, n); \
+    else if (LAYOUT_ST(T) == 4) to_uint32_t(fp_layout_of(DT_##T), src, d64, d32, n); \
+    else to_uint8_t(fp_layout_of(DT_##T), src, d64, d32, n);                    \
+    return;
+#define FROM_CASE(T)                                                                \
+  case DT_##T:                                                                      \
+    if (LAYOUT_ST(T) == 2) from_uint16_t(fp_layout_of(DT_##T), s64, s32, dst, n);   \
+    else if (LAYOUT_ST(T) == 4) from_uint32_t(fp_layout_of(DT_##T), s64, s32, dst, n); \
+    else from_uint8_t(fp_layout_of(DT_##T), s64, s32, dst, n);                      \
+    return;
+
+__attribute__((flatten)) static void layout_to(shl_dtype t, const void *src, double *d64, float *d32, size_t n) {
+  switch (t) {
+    FP_LAYOUT_DTYPES(TO_CASE)
+    default: return;
+  }
+}
+
+__attribute__((flatten)) static void layout_from(shl_dtype t, const double *s64, const float *s32, void *dst, size_t n) {
+  switch (t) {
+    FP_LAYOUT_DTYPES(FROM_CASE)
+    default: return;
+  }
+}
+
 void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
   switch (t) {
     case DT_F16: {
@@ -75,12 +139,12 @@ void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
       for (size_t i = 0; i < n; i++) dst[i] = fp_bits_f32(s[i] & ~0x1FFFu);
       return;
     }
-    default: {
-      size_t w = dtype_bytes(t);
-      const unsigned char *s = src;
-      for (size_t i = 0; i < n; i++) dst[i] = fp_to_f32(t, fp_load(t, s + i * w));
+    case DT_F64: {
+      const double *s = src;
+      for (size_t i = 0; i < n; i++) dst[i] = (float)s[i];
       return;
     }
+    default: layout_to(t, src, NULL, dst, n); return;
   }
 }
 
@@ -112,11 +176,33 @@ void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n) {
       for (size_t i = 0; i < n; i++) d[i] = f32_to_tf32(src[i]);
       return;
     }
-    default: {
-      size_t w = dtype_bytes(t);
-      unsigned char *d = dst;
-      for (size_t i = 0; i < n; i++) fp_store(t, d + i * w, fp_from_f32(t, src[i]));
+    case DT_F64: {
+      double *d = dst;
+      for (size_t i = 0; i < n; i++) d[i] = src[i];
       return;
     }
+    default: layout_from(t, NULL, src, dst, n); return;
+  }
+}
+
+void fp_to_f64_n(shl_dtype t, const void *src, double *dst, size_t n) {
+  if (t == DT_F64) {
+    memcpy(dst, src, n * sizeof *dst);
+  } else if (t == DT_F32) {
+    const float *s = src;
+    for (size_t i = 0; i < n; i++) dst[i] = s[i];
+  } else {
+    layout_to(t, src, dst, NULL, n);
+  }
+}
+
+void fp_from_f64_n(shl_dtype t, const double *src, void *dst, size_t n) {
+  if (t == DT_F64) {
+    memcpy(dst, src, n * sizeof *src);
+  } else if (t == DT_F32) {
+    float *d = dst;
+    for (size_t i = 0; i < n; i++) d[i] = (float)src[i];
+  } else {
+    layout_from(t, src, NULL, dst, n);
   }
 }

@@ -169,10 +169,9 @@ static inline bool fp_is_finite(shl_dtype t, uint64_t storage) {
 
 /* ---- decoding: any float dtype -> double (always exact) ------------------ */
 
-static inline double fp_to_f64(shl_dtype t, uint64_t storage) {
-  if (t == DT_F64) return fp_bits_f64(storage);
-  if (t == DT_F32) return (double)fp_bits_f32((uint32_t)storage);
-  fp_layout L = fp_layout_of(t);
+/* Storage of a format with layout L (not f32/f64) -> double: bulk loops
+ * look the layout up once and call this per element. */
+static inline double fp_layout_to_f64(fp_layout L, uint64_t storage) {
   uint64_t p = (storage >> L.shift) & fp__mask(fp_layout_bits(L));
   if (L.kind == FPK_E8M0) {
     if (p == 0xFF) return fp_bits_f64(0x7FF8000000000000ull);
@@ -204,6 +203,12 @@ static inline double fp_to_f64(shl_dtype t, uint64_t storage) {
     return fp_bits_f64(sign | (uint64_t)(ex + 1023) << 52 | ((f << (52 - msb)) & fp__mask(52)));
   }
   return fp_bits_f64(sign | (e - (uint64_t)L.bias + 1023) << 52 | f << (52 - L.mant));
+}
+
+static inline double fp_to_f64(shl_dtype t, uint64_t storage) {
+  if (t == DT_F64) return fp_bits_f64(storage);
+  if (t == DT_F32) return (double)fp_bits_f32((uint32_t)storage);
+  return fp_layout_to_f64(fp_layout_of(t), storage);
 }
 
 /* ---- encoding: double -> any float dtype (one rounding) ----------------- */
@@ -268,10 +273,8 @@ static inline uint64_t fp__special(fp_layout L, uint64_t sign, bool nan, uint64_
   return 0;
 }
 
-static inline uint64_t fp_from_f64(shl_dtype t, double v) {
-  if (t == DT_F64) return fp_f64_bits(v);
-  if (t == DT_F32) return fp_f32_bits((float)v);
-  fp_layout L = fp_layout_of(t);
+/* double -> storage of a format with layout L (not f32/f64), one rounding. */
+static inline uint64_t fp_layout_from_f64(fp_layout L, double v) {
   uint64_t x = fp_f64_bits(v), sign = x >> 63, f = x & fp__mask(52);
   int ex = (int)(x >> 52 & 0x7FF);
   uint64_t p;
@@ -288,6 +291,12 @@ static inline uint64_t fp_from_f64(shl_dtype t, double v) {
       p = fp__round(L, sign, m, q);
   }
   return p << L.shift;
+}
+
+static inline uint64_t fp_from_f64(shl_dtype t, double v) {
+  if (t == DT_F64) return fp_f64_bits(v);
+  if (t == DT_F32) return fp_f32_bits((float)v);
+  return fp_layout_from_f64(fp_layout_of(t), v);
 }
 
 /* ---- the hot f32 paths -------------------------------------------------- */
@@ -368,6 +377,10 @@ static inline uint64_t fp_from_f32(shl_dtype t, float f) {
  * instructions when the CPU has them; the results are identical. */
 void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n);
 void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n);
+/* The same between float storage and double (exact one way, one rounding
+ * the other); the dtype is looked at once per call. */
+void fp_to_f64_n(shl_dtype t, const void *src, double *dst, size_t n);
+void fp_from_f64_n(shl_dtype t, const double *src, void *dst, size_t n);
 
 /* ---- ULP distance (check.expect_close) ---------------------------------- */
 

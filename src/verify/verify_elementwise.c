@@ -2,6 +2,7 @@
  * conversions, compare, select and clamp.  Shapes of operands and results
  * must be compatible ('?' matches anything); element types follow the spec's
  * per-op classes. */
+#include "ir/result_accuracy.h"
 #include "rules.h"
 
 static const char *nth(const char *what, uint32_t i) { return vfy_fmt("%s #%u", what, i); }
@@ -37,8 +38,11 @@ static shl_status result_shape_elem(const shl_op *op, shl_dtype dt) {
 
 #define FP_DESC "floating-point or complex"
 
+/* The transcendental ops: each also takes result_accuracy. */
 shl_status verify_unary_float(const verify_ctx *vc, const shl_op *op) {
   (void)vc;
+  ra_spec ra;
+  ST_TRY(result_accuracy_of(op, &ra));
   return ew(op, 1, EK_FLOAT | EK_COMPLEX | EK_QUANT, FP_DESC);
 }
 

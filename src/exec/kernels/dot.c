@@ -14,6 +14,7 @@
 #include <omp.h>
 #include <stdlib.h>
 
+#include "dot_algorithm.h"
 #include "gemm.h"
 #include "mathlib.h"
 #include "kutil.h"
@@ -34,6 +35,7 @@ typedef struct {
   int32_t nb;
   int64_t bdims[KU_MAX_RANK];
   dot_side lhs, rhs;
+  dot_alg alg;                /* dot_general's `algorithm` (dot_algorithm.h) */
 } dot_params;
 
 /* Merges dimensions ds[0..n) (outer to inner) of a tensor into one strided
@@ -124,6 +126,7 @@ static shl_status dot_setup(plan_ctx *pc, const shl_op *op, const int64_t *lb, s
   shl_dtype res = type_storage_dtype(op->results[0].type);
   p->ck = ku_ck_of(res);
   if (p->ck == CK_NONE) return op_error(op, SHLOC_ERR_UNSUPPORTED, "on %s is not supported", dtype_name(res));
+  ST_TRY(dot_algorithm_of(op, p->ck, &p->alg));
   bool used_l[KU_MAX_RANK] = {false}, used_r[KU_MAX_RANK] = {false};
   int64_t lfree[KU_MAX_RANK], rfree[KU_MAX_RANK];
   size_t nlf = 0, nrf = 0;
@@ -309,6 +312,10 @@ static void run_batches(const dot_params *p, bool pred, const uint8_t *A, const 
   gemm_serial_end(saved);
 }
 
+static void alg_product(const void *ctx, const float *a, const float *b, float *c) {
+  run_batches(ctx, false, (const uint8_t *)a, (const uint8_t *)b, (uint8_t *)c);
+}
+
 static shl_status dot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const dot_params *p = po->params;
   shl_buf *r = out[0];
@@ -331,10 +338,11 @@ static shl_status dot_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, s
     C = direct ? r->data : malloc((size_t)r->n * es);
     if (!C) st = st_oom();
   }
-  if (!st) {
+  if (!st && p->alg != DOT_ALG_DEFAULT)
+    st = dot_algorithm_run(p->alg, A, in[0]->n, Bm, in[1]->n, C, r->n, alg_product, p);
+  else if (!st)
     run_batches(p, r->dtype == DT_I1, A, Bm, C);
-    if (!direct) ku_from_ck(p->ck, r->dtype, C, r->data, r->n);
-  }
+  if (!st && !direct) ku_from_ck(p->ck, r->dtype, C, r->data, r->n);
   for (int i = 0; i < 2; i++) {
     free(own_a[i]);
     free(own_b[i]);

@@ -107,13 +107,7 @@ void ew_store_real(shl_dtype dt, const double *src, void *dst, int64_t off, int 
 }
 
 void ew_store_real_exact(shl_dtype dt, const double *src, void *dst, int64_t off, int n) {
-  if (dt == DT_F64 || dt == DT_F32) {
-    ew_store_real(dt, src, dst, off, n);
-    return;
-  }
-  size_t w = dtype_bytes(dt);
-  uint8_t *d = (uint8_t *)dst + (size_t)off * w;
-  for (int i = 0; i < n; i++) fp_store(dt, d + (size_t)i * w, fp_from_f64(dt, src[i]));
+  fp_from_f64_n(dt, src, (uint8_t *)dst + (size_t)off * dtype_bytes(dt), (size_t)n);
 }
 
 void ew_load_cplx(shl_dtype dt, const void *src, int64_t off, int n, double complex *dst) {

@@ -11,6 +11,10 @@
 typedef struct {
   shl_dtype in, out;
   ew_cat ic, oc;
+  bool via_f32;          /* real -> real from a format f32 holds exactly: through f32 */
+  bool f2i_unsigned;     /* real -> integer (not bool): the target's range */
+  double f2i_lo, f2i_hi; /* saturate at or below lo / at or above hi */
+  int64_t f2i_min, f2i_max;
 } convert_params;
 
 static shl_status convert_prepare(plan_ctx *pc, const shl_op *op, void **params) {
@@ -26,25 +30,41 @@ static shl_status convert_prepare(plan_ctx *pc, const shl_op *op, void **params)
       p->oc == EWC_NONE)
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported for element type %s -> %s", dtype_name(p->in),
                     dtype_name(p->out));
+  /* Every float narrower than f64 is exactly an f32, and rounding that f32
+   * once to the target is the conversion (scalar.h's f32 paths). */
+  p->via_f32 = p->ic == EWC_REAL && p->oc == EWC_REAL && p->in != DT_F64;
+  if (p->oc == EWC_INT && dtype_class(p->out) != DTC_BOOL) {
+    p->f2i_unsigned = !dtype_is_signed(p->out);
+    p->f2i_min = p->f2i_unsigned ? 0 : int_min(p->out);
+    p->f2i_max = (int64_t)int_max(p->out);
+    p->f2i_lo = (double)p->f2i_min;
+    /* one past the largest value: 2^bits, or 2^(bits-1) when signed */
+    p->f2i_hi = p->f2i_unsigned ? ldexp(1.0, (int)dtype_bits(p->out)) : -p->f2i_lo;
+  }
   *params = p;
   return NULL;
 }
 
 /* Float -> integer: truncate, NaN -> 0, saturate to the type's range. */
-static int64_t f2i(double d, shl_dtype dt) {
-  if (isnan(d)) return 0;
-  if (dtype_class(dt) == DTC_BOOL) return d != 0;
-  d = trunc(d);
-  if (dtype_is_signed(dt)) {
-    double lo = (double)int_min(dt), hi = -lo; /* hi is 2^(bits-1), one past the max */
-    if (d <= lo) return int_min(dt);
-    if (d >= hi) return (int64_t)int_max(dt);
-    return (int64_t)d;
+static void f2i_n(const convert_params *p, const double *d, int64_t *out, int m) {
+  if (p->f2i_unsigned) {
+    for (int i = 0; i < m; i++) {
+      double v = trunc(d[i]);
+      out[i] = isnan(v) || v <= 0 ? 0 : v >= p->f2i_hi ? p->f2i_max : (int64_t)(uint64_t)v;
+    }
+    return;
   }
-  if (d <= 0) return 0;
-  double hi = ldexp(1.0, (int)dtype_bits(dt));
-  if (d >= hi) return (int64_t)int_max(dt);
-  return (int64_t)(uint64_t)d;
+  for (int i = 0; i < m; i++) {
+    double v = trunc(d[i]);
+    out[i] = isnan(v) ? 0 : v <= p->f2i_lo ? p->f2i_min : v >= p->f2i_hi ? p->f2i_max : (int64_t)v;
+  }
+}
+
+/* Real -> real for sources f32 holds exactly, one chunk. */
+static void convert_via_f32(const convert_params *p, const void *src, void *dst, int64_t off, int m) {
+  float t[EW_CHUNK];
+  fp_to_f32_n(p->in, (const uint8_t *)src + (size_t)off * dtype_bytes(p->in), t, (size_t)m);
+  fp_from_f32_n(p->out, t, (uint8_t *)dst + (size_t)off * dtype_bytes(p->out), (size_t)m);
 }
 
 /* Integer -> double with one rounding for the f32/f64 targets (others round
@@ -78,6 +98,10 @@ static shl_status convert_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
   }
   for (int64_t off = 0; off < n; off += EW_CHUNK) {
     int m = (int)(n - off < EW_CHUNK ? n - off : EW_CHUNK);
+    if (p->via_f32) {
+      convert_via_f32(p, src, dst, off, m);
+      continue;
+    }
     int64_t iv[EW_CHUNK];
     double dv[EW_CHUNK];
     double complex cv[EW_CHUNK];
@@ -98,9 +122,10 @@ static shl_status convert_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
           else /* the spec: complex to any other type ignores the imaginary part */
             for (int i = 0; i < m; i++) iv[i] = creal(cv[i]) != 0;
         } else if (p->ic == EWC_REAL) {
-          for (int i = 0; i < m; i++) iv[i] = f2i(dv[i], p->out);
+          f2i_n(p, dv, iv, m);
         } else if (p->ic == EWC_CPLX) {
-          for (int i = 0; i < m; i++) iv[i] = f2i(creal(cv[i]), p->out);
+          for (int i = 0; i < m; i++) dv[i] = creal(cv[i]);
+          f2i_n(p, dv, iv, m);
         }
         ew_store_int(p->out, iv, dst, off, m);
         break;
@@ -257,14 +282,25 @@ static uint64_t reduce_bits(fp_layout L, uint64_t x, int ebits, int mbits) {
   return x;
 }
 
+/* One loop per storage width; the pattern sits `shift` bits up (tf32) and
+ * reduce_bits keeps it within the format's width. */
+#define RP_LOOP(ST)                                                                         \
+  do {                                                                                      \
+    const ST *s_ = in[0]->data;                                                             \
+    ST *d_ = out[0]->data;                                                                  \
+    for (int64_t i = 0; i < out[0]->n; i++)                                                 \
+      d_[i] = (ST)(reduce_bits(L, (s_[i] >> L.shift) & mask, p->ebits, p->mbits) << L.shift); \
+  } while (0)
+
 static shl_status rp_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const rp_params *p = po->params;
   fp_layout L = fp_layout_of(p->dt);
-  size_t w = dtype_bytes(p->dt);
-  for (int64_t i = 0; i < out[0]->n; i++) {
-    uint64_t s = fp_load(p->dt, (const uint8_t *)in[0]->data + (size_t)i * w), r = 0;
-    fp_storage_from_pattern(p->dt, reduce_bits(L, fp_pattern_of(p->dt, s), p->ebits, p->mbits), &r);
-    fp_store(p->dt, (uint8_t *)out[0]->data + (size_t)i * w, r);
+  uint64_t mask = fp__mask(fp_layout_bits(L));
+  switch (dtype_bytes(p->dt)) {
+    case 1: RP_LOOP(uint8_t); break;
+    case 2: RP_LOOP(uint16_t); break;
+    case 4: RP_LOOP(uint32_t); break;
+    default: RP_LOOP(uint64_t); break;
   }
   return NULL;
 }

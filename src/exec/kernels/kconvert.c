@@ -29,11 +29,7 @@ size_t ku_ck_bytes(ku_ck ck) {
 static void to_f64(shl_dtype t, const void *src, double *d, int64_t n) {
   size_t sz = dtype_bytes(t);
   const uint8_t *s = src;
-  if (t == DT_F64) memcpy(d, src, (size_t)n * 8);
-  else if (t == DT_F32)
-    for (int64_t i = 0; i < n; i++) d[i] = ((const float *)src)[i];
-  else if (dtype_is_float(t))
-    for (int64_t i = 0; i < n; i++) d[i] = fp_to_f64(t, fp_load(t, s + (size_t)i * sz));
+  if (dtype_is_float(t)) fp_to_f64_n(t, src, d, (size_t)n);
   else if (dtype_class(t) == DTC_UINT)
     for (int64_t i = 0; i < n; i++) d[i] = (double)(uint64_t)int_load(t, s + (size_t)i * sz);
   else
@@ -95,13 +91,7 @@ void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
   uint8_t *d = dst;
   switch (ck) {
     case CK_F32: fp_from_f32_n(t, src, dst, (size_t)n); break;
-    case CK_F64: {
-      const double *s = src;
-      if (t == DT_F64) memcpy(dst, src, (size_t)n * 8);
-      else
-        for (int64_t i = 0; i < n; i++) fp_store(t, d + (size_t)i * sz, fp_from_f64(t, s[i]));
-      break;
-    }
+    case CK_F64: fp_from_f64_n(t, src, dst, (size_t)n); break;
     case CK_C64: memcpy(dst, src, (size_t)n * 8); break;
     case CK_C128: memcpy(dst, src, (size_t)n * 16); break;
     case CK_INT: {

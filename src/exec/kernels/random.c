@@ -10,6 +10,7 @@
  * standard deviation b (Box-Muller), floats only. */
 #include <math.h>
 
+#include "ew_common.h"
 #include "exec/plan.h"
 #include "exec/rng_bits.h"
 #include "kutil.h"
@@ -97,28 +98,43 @@ static shl_status rng_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   return NULL;
 }
 
+/* Values are drawn a chunk at a time and stored by the bulk converters, so
+ * the element type is looked at once per chunk, not per element. */
+enum { RNG_CHUNK = 256 };
+
 static void rng_int(uint64_t *s, shl_dtype dt, int64_t a, int64_t b, void *data, int64_t n) {
-  size_t esz = dtype_bytes(dt);
   bool empty = dtype_class(dt) == DTC_SINT ? b <= a : (uint64_t)b <= (uint64_t)a;
   uint64_t range = (uint64_t)b - (uint64_t)a;
-  for (int64_t i = 0; i < n; i++)
-    int_store(dt, (uint8_t *)data + (size_t)i * esz, empty ? a : (int64_t)((uint64_t)a + splitmix64(s) % range));
+  int64_t v[RNG_CHUNK];
+  for (int64_t off = 0; off < n; off += RNG_CHUNK) {
+    int m = (int)(n - off < RNG_CHUNK ? n - off : RNG_CHUNK);
+    for (int i = 0; i < m; i++) v[i] = empty ? a : (int64_t)((uint64_t)a + splitmix64(s) % range);
+    ew_store_int(dt, v, data, off, m);
+  }
 }
 
 static void rng_float(uint64_t *s, shl_dtype dt, bool normal, double a, double b, void *data, int64_t n) {
   size_t esz = dtype_bytes(dt);
-  for (int64_t i = 0; i < n; i++) {
-    double v;
-    if (normal) {
-      double u1 = 1.0 - unit(s), u2 = unit(s); /* u1 in (0, 1] */
-      v = a + b * sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
-    } else {
-      v = b > a ? a + (b - a) * unit(s) : a;
+  double v[RNG_CHUNK], r[RNG_CHUNK];
+  for (int64_t off = 0; off < n; off += RNG_CHUNK) {
+    int m = (int)(n - off < RNG_CHUNK ? n - off : RNG_CHUNK);
+    uint8_t *d = (uint8_t *)data + (size_t)off * esz;
+    for (int i = 0; i < m; i++) {
+      if (normal) {
+        double u1 = 1.0 - unit(s), u2 = unit(s); /* u1 in (0, 1] */
+        v[i] = a + b * sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
+      } else {
+        v[i] = b > a ? a + (b - a) * unit(s) : a;
+      }
     }
-    uint64_t bits = dt == DT_F32 ? fp_f32_bits((float)v) : fp_from_f64(dt, v);
+    fp_from_f64_n(dt, v, d, (size_t)m);
+    if (normal || !(b > a)) continue;
     /* Rounding may reach b; keep the interval half-open. */
-    if (!normal && b > a && fp_to_f64(dt, bits) >= b) bits = fp_from_f64(dt, a);
-    fp_store(dt, (uint8_t *)data + (size_t)i * esz, bits);
+    fp_to_f64_n(dt, d, r, (size_t)m);
+    for (int i = 0; i < m; i++)
+      if (r[i] >= b) v[i] = a;
+      else v[i] = r[i];
+    fp_from_f64_n(dt, v, d, (size_t)m);
   }
 }
 

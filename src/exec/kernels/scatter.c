@@ -126,13 +126,25 @@ ROW(mul_c64, cplx_f32, cmul_f32(a, b))
 ROW(add_c128, cplx_f64, ((cplx_f64){a.re + b.re, a.im + b.im}))
 ROW(mul_c128, cplx_f64, cmul_f64(a, b))
 
-/* Other float formats (f8, f6, f4, tf32): through f32, dtype in ctx. */
+/* Other float formats (f8, f6, f4, tf32): through f32, dtype in ctx; the
+ * layout and storage width are looked up once per row. */
+#define SMALLF_LOOP(ST, EXPR)                                                            \
+  for (int64_t i = 0; i < n; i++) {                                                      \
+    ST x, y;                                                                             \
+    memcpy(&x, d + i * ds, sizeof x);                                                    \
+    memcpy(&y, s + i * ss, sizeof y);                                                    \
+    float a = (float)fp_layout_to_f64(L, x), b = (float)fp_layout_to_f64(L, y);         \
+    x = (ST)fp_layout_from_f64(L, (double)(EXPR));                                       \
+    memcpy(d + i * ds, &x, sizeof x);                                                    \
+  }
 #define SMALLF_ROW(name, EXPR)                                                              \
   static void name(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64_t ds, int64_t ss) { \
     shl_dtype t = *(const shl_dtype *)ctx;                                                  \
-    for (int64_t i = 0; i < n; i++) {                                                       \
-      float a = fp_to_f32(t, fp_load(t, d + i * ds)), b = fp_to_f32(t, fp_load(t, s + i * ss)); \
-      fp_store(t, d + i * ds, fp_from_f32(t, (EXPR)));                                      \
+    fp_layout L = fp_layout_of(t);                                                          \
+    if (dtype_bytes(t) == 4) {                                                              \
+      SMALLF_LOOP(uint32_t, EXPR)                                                           \
+    } else {                                                                                \
+      SMALLF_LOOP(uint8_t, EXPR)                                                            \
     }                                                                                       \
   }
 SMALLF_ROW(add_fx, a + b)
