@@ -73,7 +73,9 @@ static void test_fields(void **state) {
     OK(fb_scalar(&t, 0, 4, 0, &x));
     assert_int_equal((int32_t)x, (int32_t)i - 1);
   }
-  assert_non_null(fb_vec_table(&v, 3, &t)); /* index out of range */
+  shl_status oob = fb_vec_table(&v, 3, &t); /* index out of range */
+  assert_non_null(oob);
+  shloc_status_free(oob);
   OK(fb_vector_field(&root, 4, 1, &v, NULL));
   assert_int_equal(v.n, 3);
   assert_int_equal(fb_vec_scalar(&v, 2), 7);
