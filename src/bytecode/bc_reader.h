@@ -126,6 +126,8 @@ static inline size_t bc_left(const bc_cur *c) { return (size_t)(c->end - c->p); 
 /* ---- tables (reader.c) ---- */
 shl_status bc_string(bc_cur *c, shl_str *out); /* index into the string table */
 shl_status bc_attr(bc_cur *c, const shl_attr **out);
+/* An array attribute's payload (count + references), as builtin and VHLO encode it. */
+shl_status bc_attr_array(bc_cur *c, const shl_attr **out);
 shl_status bc_type(bc_cur *c, const shl_type **out);
 shl_status bc_attr_at(bc_reader *r, uint64_t idx, const uint8_t *at, const shl_attr **out);
 shl_status bc_type_at(bc_reader *r, uint64_t idx, const uint8_t *at, const shl_type **out);

@@ -256,24 +256,29 @@ static shl_status read_symref(bc_cur *c, bool nested, const shl_attr **out) {
   return e;
 }
 
+/* An array attribute: a count, then that many attribute references (the
+ * encoding builtin's and VHLO's arrays share). */
+shl_status bc_attr_array(bc_cur *c, const shl_attr **out) {
+  uint64_t n;
+  ST_TRY(bc_count(c, 1, &n));
+  const shl_attr **items = ARENA_ARRAY(c->r->a, const shl_attr *, n ? n : 1);
+  shl_attr *a = attr_new(c->r->a, AT_ARRAY);
+  if (!items || !a) return st_oom();
+  for (uint64_t i = 0; i < n; i++) ST_TRY(bc_attr(c, &items[i]));
+  a->u.arr.n = (uint32_t)n;
+  a->u.arr.items = items;
+  *out = a;
+  return NULL;
+}
+
 shl_status builtin_read_attr(bc_cur *c, const shl_attr **out) {
   bc_reader *r = c->r;
   const uint8_t *at = c->p;
   uint64_t code;
   ST_TRY(bc_varint(c, &code));
   switch (code) {
-  case BA_ARRAY: {
-    uint64_t n;
-    ST_TRY(bc_count(c, 1, &n));
-    const shl_attr **items = ARENA_ARRAY(r->a, const shl_attr *, n ? n : 1);
-    shl_attr *a = attr_new(r->a, AT_ARRAY);
-    if (!items || !a) return st_oom();
-    for (uint64_t i = 0; i < n; i++) ST_TRY(bc_attr(c, &items[i]));
-    a->u.arr.n = (uint32_t)n;
-    a->u.arr.items = items;
-    *out = a;
-    return NULL;
-  }
+  case BA_ARRAY:
+    return bc_attr_array(c, out);
   case BA_DICTIONARY: {
     uint64_t n;
     ST_TRY(bc_count(c, 2, &n));

@@ -131,18 +131,8 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
   uint64_t code;
   ST_TRY(bc_varint(c, &code));
   switch (code) {
-  case VA_ARRAY: {
-    uint64_t n;
-    ST_TRY(bc_count(c, 1, &n));
-    const shl_attr **items = ARENA_ARRAY(r->a, const shl_attr *, n ? n : 1);
-    shl_attr *a = attr_new(r->a, AT_ARRAY);
-    if (!items || !a) return st_oom();
-    for (uint64_t i = 0; i < n; i++) ST_TRY(bc_attr(c, &items[i]));
-    a->u.arr.n = (uint32_t)n;
-    a->u.arr.items = items;
-    *out = a;
-    return NULL;
-  }
+  case VA_ARRAY:
+    return bc_attr_array(c, out);
   case VA_BOOLEAN: {
     uint64_t v;
     ST_TRY(bc_varint(c, &v));
