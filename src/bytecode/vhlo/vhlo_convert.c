@@ -67,6 +67,15 @@ const vhlo_opinfo *vhlo_op_lookup(shl_str name) {
 
 static const char *target_name(const vhlo_opinfo *vi) { return vhlo_rows[vi - vhlo_infos].target; }
 
+size_t vhlo_ops_for(shl_str op, const vhlo_opinfo **out, size_t cap) {
+  /* stablehlo.return shares func.return's VHLO op. */
+  if (str_eq_c(op, "stablehlo.return")) op = str_of("func.return");
+  size_t n = 0;
+  for (size_t i = 0; i < N_VHLO_OPS && n < cap; i++)
+    if (str_eq_c(op, vhlo_rows[i].target)) out[n++] = vhlo_op_lookup(str_of(vhlo_rows[i].name));
+  return n;
+}
+
 /* ---- attribute list under conversion ---- */
 
 typedef struct {
