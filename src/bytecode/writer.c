@@ -296,6 +296,8 @@ typedef struct {
 typedef struct {
   uint32_t id;
   int32_t depth; /* index of the enclosing op (stack) whose region defines it */
+  uint64_t *uses; /* use list, front first: owner op id << 32 | operand index */
+  uint32_t n_uses, cap_uses;
 } value_slot;
 
 static void discover_dialect(numbering *nb, uint32_t d) {
@@ -528,6 +530,106 @@ static bool finish_list(numbering *nb, node_list *l) {
   return ok;
 }
 
+/* ---- use lists ----
+ * MLIR keeps each value's uses in a list that a parser fills front first,
+ * so text read back has its uses in descending (op, operand) order and the
+ * writer records nothing.  An op that a later pass recreated (a VHLO
+ * downgrade) put its uses at the front when it was created: those lists
+ * are recorded, as MLIR's writer does, to be rebuilt in that order. */
+
+static bool add_use(numbering *nb, value_slot *s, uint64_t use) {
+  if (s->n_uses == s->cap_uses) {
+    uint32_t cap = s->cap_uses ? s->cap_uses * 2 : 4;
+    uint64_t *nu = arena_alloc_uninit(&nb->w->arena, cap * sizeof *nu);
+    if (!nu) return false;
+    if (s->n_uses) memcpy(nu, s->uses, s->n_uses * sizeof *nu);
+    s->uses = nu;
+    s->cap_uses = cap;
+  }
+  s->uses[s->n_uses++] = use;
+  return true;
+}
+
+typedef struct {
+  value_slot **slots;
+  size_t n, cap;
+  bw_op **recreated;
+  size_t n_rec, cap_rec;
+  uint32_t next_op;
+} use_walk;
+
+static bool grow(void **p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return true;
+  size_t c = *cap ? *cap * 2 : 64;
+  void *np = realloc(*p, c * size);
+  if (!np) return false;
+  *p = np;
+  *cap = c;
+  return true;
+}
+
+static void collect_uses(numbering *nb, use_walk *uw, bw_op *op) {
+  op->id = uw->next_op++;
+  if (op->recreated) {
+    if (!grow((void **)&uw->recreated, &uw->cap_rec, uw->n_rec, sizeof *uw->recreated)) nb->oom = true;
+    else uw->recreated[uw->n_rec++] = op;
+  }
+  for (uint32_t i = 0; i < op->n_operands && !nb->oom; i++) {
+    value_slot *s = ptrmap_get(&nb->values, op->operand_keys[i]);
+    if (!s) continue;
+    if (!s->n_uses && !grow((void **)&uw->slots, &uw->cap, uw->n, sizeof *uw->slots)) nb->oom = true;
+    if (!s->n_uses && !nb->oom) uw->slots[uw->n++] = s;
+    if (!nb->oom && !add_use(nb, s, (uint64_t)op->id << 32 | i)) nb->oom = true;
+  }
+  for (uint32_t r = 0; r < op->n_regions; r++)
+    for (uint32_t b = 0; b < op->regions[r].n_blocks; b++)
+      for (bw_op *o = op->regions[r].blocks[b]->first; o; o = o->next) collect_uses(nb, uw, o);
+}
+
+static int by_rank(const void *a, const void *b) {
+  uint32_t x = (*(bw_op *const *)a)->recreated, y = (*(bw_op *const *)b)->recreated;
+  return x < y ? -1 : x > y;
+}
+
+static void order_uses(numbering *nb, bw_op *root) {
+  use_walk uw = {0};
+  collect_uses(nb, &uw, root);
+  for (size_t i = 0; i < uw.n; i++) { /* parse order: descending */
+    value_slot *s = uw.slots[i];
+    for (uint32_t a = 0, z = s->n_uses - 1; a < z; a++, z--) {
+      uint64_t t = s->uses[a];
+      s->uses[a] = s->uses[z];
+      s->uses[z] = t;
+    }
+  }
+  if (uw.n_rec) qsort(uw.recreated, uw.n_rec, sizeof *uw.recreated, by_rank);
+  for (size_t k = 0; k < uw.n_rec; k++) {
+    bw_op *op = uw.recreated[k];
+    /* The new op's uses go to the front, last operand first. */
+    for (uint32_t i = 0; i < op->n_operands; i++) {
+      value_slot *s = ptrmap_get(&nb->values, op->operand_keys[i]);
+      if (!s) continue;
+      uint64_t use = (uint64_t)op->id << 32 | i;
+      uint32_t at = 0;
+      while (at < s->n_uses && s->uses[at] != use) at++;
+      if (at == s->n_uses) continue;
+      memmove(s->uses + 1, s->uses, at * sizeof *s->uses);
+      s->uses[0] = use;
+    }
+    /* Replacing the old op's results moved their uses one by one: reversed. */
+    for (uint32_t i = 0; i < op->n_results; i++) {
+      value_slot *s = ptrmap_get(&nb->values, op->result_keys[i]);
+      for (uint32_t a = 0, z = s && s->n_uses ? s->n_uses - 1 : 0; s && a < z; a++, z--) {
+        uint64_t t = s->uses[a];
+        s->uses[a] = s->uses[z];
+        s->uses[z] = t;
+      }
+    }
+  }
+  free(uw.slots);
+  free(uw.recreated);
+}
+
 static bool number_all(numbering *nb, bw_op *root) {
   bw_writer *w = nb->w;
   for (int i = 0; i < 16; i++) nb->dialect_number[i] = -1;
@@ -537,6 +639,7 @@ static bool number_all(numbering *nb, bw_op *root) {
   iso_walk iw = {.nb = nb};
   iso_op(&iw, root);
   free(iw.stack);
+  order_uses(nb, root);
   number_op(nb, root);
   for (uint32_t r = 0; r < root->n_regions; r++) push_work(nb, &root->regions[r], 0);
   while (nb->n_work && !nb->oom) {
@@ -722,6 +825,83 @@ static uint64_t props_id(emitter *em, const bw_item *items, size_t n) {
 
 static void emit_region(emitter *em, bbuf *b, const bw_region *r);
 
+typedef struct {
+  uint32_t idx;
+  uint32_t *order;
+  uint32_t n;
+} use_order;
+
+static int by_id_desc(const void *a, const void *b) {
+  uint64_t x = ((const uint64_t *)a)[1], y = ((const uint64_t *)b)[1];
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* MLIR iterates its map of result index -> order in hash-bucket order. */
+static int by_bucket(const void *a, const void *b) {
+  uint32_t x = (((const use_order *)a)->idx * 37u) & 63, y = (((const use_order *)b)->idx * 37u) & 63;
+  return x < y ? -1 : x > y;
+}
+
+/* Use-list orders of values keys[0..n) that the reader's parse order would
+ * not rebuild; true when something was written. */
+static bool emit_use_lists(emitter *em, bbuf *b, const void *const *keys, uint32_t n) {
+  use_order *v = NULL;
+  uint32_t cnt = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    value_slot *s = ptrmap_get(&em->nb->values, keys[i]);
+    if (!s || s->n_uses < 2) continue;
+    bool ordered = true;
+    for (uint32_t k = 1; k < s->n_uses; k++)
+      if (!(s->uses[k - 1] > s->uses[k])) ordered = false;
+    if (ordered) continue;
+    uint64_t *pairs = malloc(s->n_uses * 2 * sizeof *pairs);
+    uint32_t *order = arena_alloc_uninit(&em->w->arena, s->n_uses * sizeof *order);
+    use_order *nv = realloc(v, (cnt + 1) * sizeof *nv);
+    if (!pairs || !order || !nv) {
+      free(pairs);
+      em->oom = true;
+      if (nv) v = nv;
+      break;
+    }
+    v = nv;
+    for (uint32_t k = 0; k < s->n_uses; k++) {
+      pairs[2 * k] = k;
+      pairs[2 * k + 1] = s->uses[k];
+    }
+    qsort(pairs, s->n_uses, 2 * sizeof *pairs, by_id_desc);
+    for (uint32_t k = 0; k < s->n_uses; k++) order[k] = (uint32_t)pairs[2 * k];
+    free(pairs);
+    v[cnt++] = (use_order){i, order, s->n_uses};
+  }
+  if (!cnt) {
+    free(v);
+    return false;
+  }
+  if (n != 1) {
+    bb_varint(b, cnt);
+    qsort(v, cnt, sizeof *v, by_bucket);
+  }
+  for (uint32_t e = 0; e < cnt; e++) {
+    uint32_t shuffled = 0;
+    for (uint32_t k = 0; k < v[e].n; k++) shuffled += v[e].order[k] != k;
+    bool pairs = shuffled < v[e].n / 2;
+    if (n != 1) bb_varint(b, v[e].idx);
+    if (pairs) {
+      bb_varint_flag(b, (uint64_t)shuffled * 2, true);
+      for (uint32_t k = 0; k < v[e].n; k++)
+        if (v[e].order[k] != k) {
+          bb_varint(b, v[e].order[k]);
+          bb_varint(b, k);
+        }
+    } else {
+      bb_varint_flag(b, v[e].n, false);
+      for (uint32_t k = 0; k < v[e].n; k++) bb_varint(b, v[e].order[k]);
+    }
+  }
+  free(v);
+  return true;
+}
+
 static void emit_op(emitter *em, bbuf *b, const bw_op *op) {
   bw_writer *w = em->w;
   bb_varint(b, w->opnames[op->name].number);
@@ -750,6 +930,7 @@ static void emit_op(emitter *em, bbuf *b, const bw_op *op) {
       bb_varint(b, s ? s->id : 0);
     }
   }
+  if (w->version >= BC_V_USE_LIST_ORDERING && emit_use_lists(em, b, op->result_keys, op->n_results)) mask |= 0x20;
   if (op->n_regions) mask |= 0x10;
   if (!b->oom) b->p[mask_at] = mask;
   if (!op->n_regions) return;
@@ -779,7 +960,11 @@ static void emit_block(emitter *em, bbuf *b, const bw_block *blk) {
         bb_varint(b, blk->arg_locs[i]->number);
       }
     }
-    if (w->version >= BC_V_USE_LIST_ORDERING) bb_byte(b, 0); /* use lists in parse order: nothing to record */
+    if (w->version >= BC_V_USE_LIST_ORDERING) {
+      size_t at = b->n;
+      bb_byte(b, 0);
+      if (emit_use_lists(em, b, blk->arg_keys, blk->n_args) && !b->oom) b->p[at] = 0x20;
+    }
   }
   for (const bw_op *op = blk->first; op; op = op->next) emit_op(em, b, op);
 }

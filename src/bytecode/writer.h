@@ -66,6 +66,8 @@ struct bw_op {
   bw_region *regions;
   bool isolated_trait;         /* IsolatedFromAbove (else computed from uses) */
   bool isolated;               /* set while numbering */
+  uint32_t recreated;          /* k > 0: the k-th op a later pass rewrote (its uses were made last) */
+  uint32_t id;                 /* pre-order number, set while numbering */
   bw_op *next;
 };
 

@@ -561,6 +561,7 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   ST_TRY(bw_opname(w, str_of(full), true, &o->name));
   ST_TRY(common(g, op, o));
   o->isolated_trait = !strcmp(row->name, "func_v1");
+  if (row != rows[nr - 1]) o->recreated = ++x->n_recreated; /* VhloToVersion rebuilt it */
   /* Properties: the row's attributes in order; the rest are discardable. */
   const vhlo_opinfo *newest = rows[nr - 1];
   vattr all[MAX_ATTRS];

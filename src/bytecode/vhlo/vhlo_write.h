@@ -14,6 +14,7 @@ typedef struct {
   uint32_t need[3];  /* probe: the newest requirement seen */
   const shl_op *op;  /* op being converted, for messages */
   bool strip;        /* all locations unknown */
+  uint32_t n_recreated; /* ops downgraded so far (pre-order) */
 } vx_ctx;
 
 /* Records that `what` (in x->op) first exists in version v: an error naming
