@@ -180,7 +180,8 @@ static shl_status implode(alist *l, const char *target, const char *const *lists
     bld_text_ints(&t, v[k], n[k]);
     first = false;
   }
-  if (int_field) bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
+  /* StableHLO prints the integer field only when it is not 0. */
+  if (int_field && x) bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
   bld_text_printf(&t, ">");
   for (const char *const *f = lists; *f; f++) erase(l, *f);
   if (int_field) erase(l, int_field);

@@ -386,6 +386,7 @@ static shl_status dense_attr(vx_ctx *x, const shl_attr *a, const bw_node **out) 
   size_t sz = dtype_bytes(dt);
   const uint8_t *data = attr_dense_data(a);
   if (!data && a->u.dense.nbytes) return st_oom();
+  /* A splat keeps its one element even for a tensor with no elements. */
   size_t stored = sz ? a->u.dense.nbytes / sz : 0;
   if (dt == DT_I1) return pack_bools(x, t, data, stored, count, out);
   /* Literal lists of equal values become splats in MLIR (hex data does not). */

@@ -339,15 +339,26 @@ static bool row_has(const vhlo_opinfo *r, const char *name) {
   return false;
 }
 
-/* Whether op, with VHLO attributes l (for the newest row), fits row r. */
-static bool row_fits(vx_ctx *x, const shl_op *op, const vhlo_opinfo *newest, const vhlo_opinfo *r, const vlist *l) {
+/* Whether op, with VHLO attributes l (for the newest row), fits row r; if
+ * not, *why names what does not fit. */
+static bool row_fits(vx_ctx *x, const shl_op *op, const vhlo_opinfo *newest, const vhlo_opinfo *r, const vlist *l,
+                     char *why, size_t cap) {
   for (uint32_t i = 0; i < newest->n_attrs; i++)
-    if (!row_has(r, newest->attrs[i]) && !droppable(x, op, newest->attrs[i], get(l, newest->attrs[i]))) return false;
+    if (!row_has(r, newest->attrs[i]) && !droppable(x, op, newest->attrs[i], get(l, newest->attrs[i]))) {
+      snprintf(why, cap, "attribute '%s' (with a value other than its default)", newest->attrs[i]);
+      return false;
+    }
   if (r == newest) return true;
   static const char *const single[] = {"all_gather_v1", "all_to_all_v1", "all_reduce_v1", "collective_broadcast_v1", NULL};
   for (const char *const *s = single; *s; s++)
-    if (!strcmp(r->name, *s) && (op->n_operands != 1 || op->n_results != 1)) return false;
-  if (!strcmp(r->name, "composite_v1") && op->n_regions) return false;
+    if (!strcmp(r->name, *s) && (op->n_operands != 1 || op->n_results != 1)) {
+      snprintf(why, cap, "%u operands", op->n_operands);
+      return false;
+    }
+  if (!strcmp(r->name, "composite_v1") && op->n_regions) {
+    snprintf(why, cap, "composite regions");
+    return false;
+  }
   return true;
 }
 
@@ -355,34 +366,33 @@ static bool row_fits(vx_ctx *x, const shl_op *op, const vhlo_opinfo *newest, con
 static shl_status pick_row(vx_ctx *x, const shl_op *op, const vhlo_opinfo *const *rows, size_t nr, const vlist *l,
                            const vhlo_opinfo **out) {
   const vhlo_opinfo *newest = rows[nr - 1];
+  char why[160];
   if (x->probe) {
     for (size_t i = 0; i < nr; i++)
-      if (row_fits(x, op, newest, rows[i], l)) {
+      if (row_fits(x, op, newest, rows[i], l, why, sizeof why)) {
         *out = rows[i];
         return vx_need(x, rows[i]->min[0], rows[i]->min[1], rows[i]->min[2], "op");
       }
     *out = newest;
     return vx_need(x, newest->min[0], newest->min[1], newest->min[2], "op");
   }
-  if (vx_older(x->target, rows[0]->min[0], rows[0]->min[1], rows[0]->min[2]))
-    return op_error(op, SHLOC_ERR_UNSUPPORTED, "op '%.*s' first exists in StableHLO v%u.%u.%u; the target is v%u.%u.%u",
-                    (int)op->name.n, op->name.p, rows[0]->min[0], rows[0]->min[1], rows[0]->min[2], x->target[0],
-                    x->target[1], x->target[2]);
+  const uint32_t *t = x->target;
+  if (vx_older(t, rows[0]->min[0], rows[0]->min[1], rows[0]->min[2]))
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "op first exists in StableHLO v%u.%u.%u (vhlo.%s); the target is v%u.%u.%u",
+                    rows[0]->min[0], rows[0]->min[1], rows[0]->min[2], rows[0]->name, t[0], t[1], t[2]);
   size_t i = nr;
   while (i-- > 0)
-    if (ver_le(rows[i]->min, x->target)) break;
-  if (row_fits(x, op, newest, rows[i], l)) {
+    if (ver_le(rows[i]->min, t)) break;
+  if (row_fits(x, op, newest, rows[i], l, why, sizeof why)) {
     *out = rows[i];
     return NULL;
   }
   size_t k = i + 1;
-  while (k < nr && !row_fits(x, op, newest, rows[k], l)) k++;
-  const uint32_t *v = rows[k < nr ? k : nr - 1]->min;
-  return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                  "op '%.*s' uses a feature (an attribute value or operand count of vhlo.%s) that first exists in "
-                  "StableHLO v%u.%u.%u; the target is v%u.%u.%u",
-                  (int)op->name.n, op->name.p, rows[k < nr ? k : nr - 1]->name, v[0], v[1], v[2], x->target[0],
-                  x->target[1], x->target[2]);
+  char ignored[160];
+  while (k < nr - 1 && !row_fits(x, op, newest, rows[k], l, ignored, sizeof ignored)) k++;
+  const uint32_t *v = rows[k]->min;
+  return op_error(op, SHLOC_ERR_UNSUPPORTED, "%s first exists in StableHLO v%u.%u.%u (vhlo.%s); the target is v%u.%u.%u",
+                  why, v[0], v[1], v[2], rows[k]->name, t[0], t[1], t[2]);
 }
 
 /* ---- ops ---- */
@@ -529,7 +539,7 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   x->op = op;
   const vhlo_opinfo *rows[MAX_ROWS];
   size_t nr = vhlo_ops_for(op->name, rows, MAX_ROWS);
-  if (!nr || !rows[0]) return op_error(op, SHLOC_ERR_UNSUPPORTED, "op '%.*s' cannot be expressed in VHLO (portable artifacts hold StableHLO and func ops only)", (int)op->name.n, op->name.p);
+  if (!nr || !rows[0]) return op_error(op, SHLOC_ERR_UNSUPPORTED, "op cannot be expressed in VHLO (portable artifacts hold StableHLO and func ops only)");
   vlist l = {.x = x};
   ST_TRY(defaults(x, op, &l));
   for (uint32_t i = 0; i < op->n_attrs; i++) {
