@@ -40,12 +40,16 @@ static rt_result roundtrip_one(shloc_context *ctx, shloc_module *m, const char *
     r = RT_REFUSED;
   if (!st) st = shloc_module_parse(ctx, path, bytes, len, 1, &back);
   if (!st) st = shloc_module_print(back, 0, &text, &tlen);
-  if (st) {
-    if (r != RT_REFUSED) {
-      fprintf(stderr, "%s: --target=%s:\n", path, target);
-      r = RT_FAIL;
-    }
-    cli_report(st, r == RT_REFUSED ? NULL : src, r == RT_REFUSED ? 0 : src_len);
+  if (st && r == RT_REFUSED) {
+    const char *file;
+    int line, col;
+    shloc_status_location(st, &file, &line, &col);
+    fprintf(stderr, "%s:%d:%d: refused: %s\n", path, line, col, shloc_status_message(st));
+    shloc_status_free(st);
+  } else if (st) {
+    fprintf(stderr, "%s: --target=%s:\n", path, target);
+    r = RT_FAIL;
+    cli_report(st, src, src_len);
   } else if (tlen != plen || memcmp(text, printed, plen) != 0) {
     size_t line = 1;
     for (size_t i = 0; i < tlen && i < plen && text[i] == printed[i]; i++) line += printed[i] == '\n';
