@@ -164,12 +164,9 @@ static void vt_attr(vtext *t, const shl_attr *a) {
   free(pr.buf);
 }
 
-static void vt_ints(vtext *t, const int64_t *v, uint32_t n, bool dyn_as_q) {
+static void vt_ints(vtext *t, const int64_t *v, uint32_t n) {
   vt_printf(t, "[");
-  for (uint32_t i = 0; i < n; i++) {
-    if (dyn_as_q && v[i] == INT64_MIN) vt_printf(t, "%s?", i ? ", " : "");
-    else vt_printf(t, "%s%lld", i ? ", " : "", (long long)v[i]);
-  }
+  for (uint32_t i = 0; i < n; i++) vt_printf(t, "%s%lld", i ? ", " : "", (long long)v[i]);
   vt_printf(t, "]");
 }
 
@@ -285,8 +282,12 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
     uint32_t n;
     ST_TRY(bc_svarints(c, &b, &n));
     vtext t = {0};
-    vt_printf(&t, "#stablehlo.type_extensions<bounds = ");
-    vt_ints(&t, b, n, true);
+    /* StableHLO's spelling of the bounds (its printer's). */
+    vt_printf(&t, "#stablehlo.bounds<");
+    for (uint32_t i = 0; i < n; i++) {
+      if (b[i] == INT64_MIN) vt_printf(&t, "%s?", i ? ", " : "");
+      else vt_printf(&t, "%s%lld", i ? ", " : "", (long long)b[i]);
+    }
     vt_printf(&t, ">");
     return vt_parse(r, at, &t, out);
   }
@@ -298,9 +299,9 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
     ST_TRY(bc_svarints(c, &ti, &nt));
     vtext t = {0};
     vt_printf(&t, "#stablehlo.output_operand_alias<output_tuple_indices = ");
-    vt_ints(&t, oti, no, false);
+    vt_ints(&t, oti, no);
     vt_printf(&t, ", operand_index = %lld, operand_tuple_indices = ", (long long)oi);
-    vt_ints(&t, ti, nt, false);
+    vt_ints(&t, ti, nt);
     vt_printf(&t, ">");
     return vt_parse(r, at, &t, out);
   }
