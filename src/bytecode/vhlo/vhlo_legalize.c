@@ -537,6 +537,7 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   if (!o) return st_oom();
   *out = o;
   x->op = op;
+  if (op_is(op, OP_MODULE)) return convert_module(g, op, o); /* nested modules stay builtin */
   const vhlo_opinfo *rows[MAX_ROWS];
   size_t nr = vhlo_ops_for(op->name, rows, MAX_ROWS);
   if (!nr || !rows[0]) return op_error(op, SHLOC_ERR_UNSUPPORTED, "op cannot be expressed in VHLO (portable artifacts hold StableHLO and func ops only)");
