@@ -54,6 +54,7 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   memcpy(x.need, minimum_version, sizeof x.need);
   x.d_builtin = bw_dialect(&w, "builtin", 7);
   x.d_vhlo = bw_dialect(&w, "vhlo", 4);
+  strmap_init(&x.ops_cache, &w.arena);
   bw_op *root;
   shl_status st = vhlo_write_module(m, &x, &root);
   if (!st && out) st = bw_write(&w, root, out, len);

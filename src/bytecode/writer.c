@@ -194,7 +194,28 @@ static void enc_bytes(bw_enc *e, uint8_t kind, const void *p, size_t n) {
   it->n = n;
 }
 void bw_string(bw_enc *e, const char *s, size_t n) { enc_bytes(e, BWI_STRING, s, n); }
-void bw_blob(bw_enc *e, const void *p, size_t n) { enc_bytes(e, BWI_BLOB, p, n); }
+
+/* Large blobs (dense constants) are borrowed, not copied: see writer.h. */
+enum { BLOB_COPY_MAX = 256 };
+
+void bw_blob(bw_enc *e, const void *p, size_t n) {
+  if (n <= BLOB_COPY_MAX) {
+    enc_bytes(e, BWI_BLOB, p, n);
+    return;
+  }
+  bw_item *it = enc_push(e, BWI_BLOB);
+  if (!it) return;
+  it->p = p;
+  it->n = n;
+}
+
+static bool items_equal(const bw_item *a, const bw_item *b, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (a[i].kind != b[i].kind || a[i].v != b[i].v || a[i].ref != b[i].ref || a[i].n != b[i].n ||
+        (a[i].n && a[i].p != b[i].p && memcmp(a[i].p, b[i].p, a[i].n)))
+      return false;
+  return true;
+}
 
 /* The interning key: kind, dialect, then every item (child nodes by identity). */
 static const bw_node *intern(bw_writer *w, bool is_type, bool custom, uint32_t dialect, const bw_item *items,
@@ -208,17 +229,29 @@ static const bw_node *intern(bw_writer *w, bool is_type, bool custom, uint32_t d
     bb_put(&k, &it->v, sizeof it->v);
     bb_put(&k, &it->ref, sizeof it->ref);
     bb_put(&k, &it->n, sizeof it->n);
-    if (it->n) bb_put(&k, it->p, it->n);
+    if (it->n > BLOB_COPY_MAX) {
+      /* A large blob enters the key as a hash; equal keys are compared in full below. */
+      unsigned long long h = str_hash((shl_str){(const char *)it->p, it->n});
+      bb_put(&k, &h, sizeof h);
+    } else if (it->n) {
+      bb_put(&k, it->p, it->n);
+    }
   }
   if (text) bb_put(&k, text, text_n);
+  uint8_t salt = 0;
+retry:
   if (k.oom) {
     free(k.p);
     return NULL;
   }
   const bw_node *found = strmap_get(&w->interned, (shl_str){(const char *)k.p, k.n});
-  if (found) {
+  if (found && found->n_items == n_items && items_equal(found->items, items, n_items)) {
     free(k.p);
     return found;
+  }
+  if (found) { /* a hash collision between different large blobs */
+    bb_byte(&k, ++salt);
+    goto retry;
   }
   char *key = arena_memdup(&w->arena, k.p, k.n ? k.n : 1);
   bw_node *node = ARENA_NEW(&w->arena, bw_node);
@@ -337,16 +370,10 @@ static void number_node(numbering *nb, const bw_node *cn) {
       number_node(nb, n->items[i].ref);
 }
 
+/* After the isolation walk, value keys are their slots. */
 static void number_value(numbering *nb, const void *key) {
-  value_slot *s = ptrmap_get(&nb->values, key);
-  if (!s) {
-    s = ARENA_NEW(&nb->w->arena, value_slot);
-    if (!s || !ptrmap_put(&nb->values, key, s)) {
-      nb->oom = true;
-      return;
-    }
-  }
-  s->id = nb->next_id++;
+  value_slot *s = (value_slot *)key;
+  if (s) s->id = nb->next_id++;
 }
 
 static void number_op(numbering *nb, bw_op *op) {
@@ -408,25 +435,26 @@ typedef struct {
   numbering *nb;
 } iso_walk;
 
-static void iso_define(iso_walk *iw, const void *key) {
-  value_slot *s = ptrmap_get(&iw->nb->values, key);
-  if (!s) {
-    s = ARENA_NEW(&iw->nb->w->arena, value_slot);
-    if (!s || !ptrmap_put(&iw->nb->values, key, s)) {
-      iw->nb->oom = true;
-      return;
-    }
+/* Defines a value: its key is replaced by its slot (one lookup per use). */
+static void iso_define(iso_walk *iw, const void **key) {
+  value_slot *s = ARENA_NEW(&iw->nb->w->arena, value_slot);
+  if (!s || !ptrmap_put(&iw->nb->values, *key, s)) {
+    iw->nb->oom = true;
+    *key = NULL;
+    return;
   }
   s->depth = (int32_t)iw->n - 1;
+  *key = s;
 }
 
 static void iso_op(iso_walk *iw, bw_op *op) {
   for (uint32_t i = 0; i < op->n_operands; i++) {
     value_slot *s = ptrmap_get(&iw->nb->values, op->operand_keys[i]);
+    op->operand_keys[i] = s;
     if (!s) continue;
     for (int32_t k = (int32_t)iw->n - 1; k > s->depth; k--) iw->stack[k]->isolated = false;
   }
-  for (uint32_t i = 0; i < op->n_results; i++) iso_define(iw, op->result_keys[i]);
+  for (uint32_t i = 0; i < op->n_results; i++) iso_define(iw, &op->result_keys[i]);
   if (!op->n_regions) return;
   if (iw->n == iw->cap) {
     size_t cap = iw->cap ? iw->cap * 2 : 16;
@@ -443,7 +471,7 @@ static void iso_op(iso_walk *iw, bw_op *op) {
   for (uint32_t r = 0; r < op->n_regions; r++)
     for (uint32_t b = 0; b < op->regions[r].n_blocks; b++) {
       bw_block *blk = op->regions[r].blocks[b];
-      for (uint32_t i = 0; i < blk->n_args; i++) iso_define(iw, blk->arg_keys[i]);
+      for (uint32_t i = 0; i < blk->n_args; i++) iso_define(iw, &blk->arg_keys[i]);
       for (bw_op *o = blk->first; o; o = o->next) iso_op(iw, o);
     }
   iw->n--;
@@ -575,7 +603,7 @@ static void collect_uses(numbering *nb, use_walk *uw, bw_op *op) {
     else uw->recreated[uw->n_rec++] = op;
   }
   for (uint32_t i = 0; i < op->n_operands && !nb->oom; i++) {
-    value_slot *s = ptrmap_get(&nb->values, op->operand_keys[i]);
+    value_slot *s = (value_slot *)op->operand_keys[i];
     if (!s) continue;
     if (!s->n_uses && !grow((void **)&uw->slots, &uw->cap, uw->n, sizeof *uw->slots)) nb->oom = true;
     if (!s->n_uses && !nb->oom) uw->slots[uw->n++] = s;
@@ -607,7 +635,7 @@ static void order_uses(numbering *nb, bw_op *root) {
     bw_op *op = uw.recreated[k];
     /* The new op's uses go to the front, last operand first. */
     for (uint32_t i = 0; i < op->n_operands; i++) {
-      value_slot *s = ptrmap_get(&nb->values, op->operand_keys[i]);
+      value_slot *s = (value_slot *)op->operand_keys[i];
       if (!s) continue;
       uint64_t use = (uint64_t)op->id << 32 | i;
       uint32_t at = 0;
@@ -618,7 +646,7 @@ static void order_uses(numbering *nb, bw_op *root) {
     }
     /* Replacing the old op's results moved their uses one by one: reversed. */
     for (uint32_t i = 0; i < op->n_results; i++) {
-      value_slot *s = ptrmap_get(&nb->values, op->result_keys[i]);
+      value_slot *s = (value_slot *)op->result_keys[i];
       for (uint32_t a = 0, z = s && s->n_uses ? s->n_uses - 1 : 0; s && a < z; a++, z--) {
         uint64_t t = s->uses[a];
         s->uses[a] = s->uses[z];
@@ -848,7 +876,7 @@ static bool emit_use_lists(emitter *em, bbuf *b, const void *const *keys, uint32
   use_order *v = NULL;
   uint32_t cnt = 0;
   for (uint32_t i = 0; i < n; i++) {
-    value_slot *s = ptrmap_get(&em->nb->values, keys[i]);
+    value_slot *s = (value_slot *)keys[i];
     if (!s || s->n_uses < 2) continue;
     bool ordered = true;
     for (uint32_t k = 1; k < s->n_uses; k++)
@@ -926,7 +954,7 @@ static void emit_op(emitter *em, bbuf *b, const bw_op *op) {
     mask |= 0x04;
     bb_varint(b, op->n_operands);
     for (uint32_t i = 0; i < op->n_operands; i++) {
-      value_slot *s = ptrmap_get(&em->nb->values, op->operand_keys[i]);
+      const value_slot *s = op->operand_keys[i];
       bb_varint(b, s ? s->id : 0);
     }
   }

@@ -48,7 +48,8 @@ typedef struct {
 
 struct bw_block {
   uint32_t n_args, n_ops;
-  const void **arg_keys;         /* identities of the arguments (operands refer to them) */
+  const void **arg_keys;         /* identities of the arguments (operands refer to them);
+                                    bw_write replaces them with its own records */
   const bw_node **arg_types, **arg_locs;
   bw_op *first, *last;
 };
@@ -61,7 +62,7 @@ struct bw_op {
   const bw_item *props;        /* attribute references (bytecode >= 5) */
   uint32_t n_props;
   uint32_t n_results, n_operands, n_regions;
-  const void **result_keys, **operand_keys;
+  const void **result_keys, **operand_keys; /* value identities (replaced as arg_keys are) */
   const bw_node **result_types;
   bw_region *regions;
   bool isolated_trait;         /* IsolatedFromAbove (else computed from uses) */
@@ -101,6 +102,7 @@ void bw_attr(bw_enc *e, const bw_node *a);
 void bw_opt_attr(bw_enc *e, const bw_node *a);
 void bw_type(bw_enc *e, const bw_node *t);
 void bw_string(bw_enc *e, const char *s, size_t n);
+/* A blob longer than 256 bytes is not copied: it must outlive the writer. */
 void bw_blob(bw_enc *e, const void *p, size_t n);
 /* The interned node for the encoding (NULL when out of memory); e is reset. */
 const bw_node *bw_enc_attr(bw_enc *e, uint32_t dialect);

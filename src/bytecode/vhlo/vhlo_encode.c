@@ -337,13 +337,12 @@ shl_status vx_i64_tensor(vx_ctx *x, const int64_t *v, size_t n, const int64_t *d
     for (size_t i = 1; i < n; i++)
       if (v[i] != v[0]) k = n;
   }
-  uint8_t *raw = malloc(k ? k * 8 : 1);
+  /* Encoded data lives as long as the writer (large blobs are borrowed). */
+  uint8_t *raw = arena_alloc_uninit(&x->w->arena, k ? k * 8 : 1);
   if (!raw) return st_oom();
   for (size_t i = 0; i < k; i++)
     for (int b = 0; b < 8; b++) raw[i * 8 + b] = (uint8_t)((uint64_t)v[i] >> (8 * b));
-  shl_status st = tensor_attr(x, t, raw, k * 8, out);
-  free(raw);
-  return st;
+  return tensor_attr(x, t, raw, k * 8, out);
 }
 
 /* i1 data as VhloBytecode.cpp writes it: a splat of more than one element
@@ -361,13 +360,11 @@ static shl_status pack_bools(vx_ctx *x, const bw_node *type, const uint8_t *v, s
     return tensor_attr(x, type, &b, 1, out);
   }
   size_t nb = ((size_t)count + 7) / 8;
-  uint8_t *p = calloc(nb ? nb : 1, 1);
+  uint8_t *p = arena_alloc(&x->w->arena, nb ? nb : 1);
   if (!p) return st_oom();
   for (int64_t i = 0; i < count; i++)
     if (v[stored == 1 ? 0 : i]) p[i / 8] |= (uint8_t)(1u << (i % 8));
-  shl_status st = tensor_attr(x, type, p, nb, out);
-  free(p);
-  return st;
+  return tensor_attr(x, type, p, nb, out);
 }
 
 shl_status vx_bool_tensor(vx_ctx *x, const uint8_t *v, size_t n, const bw_node **out) {
@@ -395,12 +392,10 @@ static shl_status dense_attr(vx_ctx *x, const shl_attr *a, const bw_node **out) 
   unsigned bits = dtype_bits(dt);
   if (bits >= 8 || dtype_is_complex(dt)) return tensor_attr(x, t, data, n, out);
   /* Sub-byte elements: one byte each, only the element's bits set. */
-  uint8_t *p = malloc(n ? n : 1);
+  uint8_t *p = arena_alloc_uninit(&x->w->arena, n ? n : 1);
   if (!p) return st_oom();
   for (size_t i = 0; i < n; i++) p[i] = data[i] & (uint8_t)((1u << bits) - 1);
-  shl_status st = tensor_attr(x, t, p, n, out);
-  free(p);
-  return st;
+  return tensor_attr(x, t, p, n, out);
 }
 
 /* APInt of a known width: a byte up to 8 bits, else a zigzag varint of the

@@ -538,8 +538,19 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   *out = o;
   x->op = op;
   if (op_is(op, OP_MODULE)) return convert_module(g, op, o); /* nested modules stay builtin */
-  const vhlo_opinfo *rows[MAX_ROWS];
-  size_t nr = vhlo_ops_for(op->name, rows, MAX_ROWS);
+  /* The VHLO ops of each op name, looked up once per module. */
+  struct op_rows {
+    size_t n;
+    const vhlo_opinfo *v[MAX_ROWS];
+  } *cached = strmap_get(&x->ops_cache, op->name);
+  if (!cached) {
+    cached = ARENA_NEW(&w->arena, struct op_rows);
+    if (!cached) return st_oom();
+    cached->n = vhlo_ops_for(op->name, cached->v, MAX_ROWS);
+    if (!strmap_put(&x->ops_cache, op->name, cached)) return st_oom();
+  }
+  const vhlo_opinfo *const *rows = cached->v;
+  size_t nr = cached->n;
   if (!nr || !rows[0]) return op_error(op, SHLOC_ERR_UNSUPPORTED, "op cannot be expressed in VHLO (portable artifacts hold StableHLO and func ops only)");
   vlist l = {.x = x};
   ST_TRY(defaults(x, op, &l));

@@ -15,6 +15,7 @@ typedef struct {
   const shl_op *op;  /* op being converted, for messages */
   bool strip;        /* all locations unknown */
   uint32_t n_recreated; /* ops downgraded so far (pre-order) */
+  shl_strmap ops_cache; /* op name -> its VHLO ops (vhlo_legalize.c) */
 } vx_ctx;
 
 /* Records that `what` (in x->op) first exists in version v: an error naming
