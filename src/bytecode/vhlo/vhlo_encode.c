@@ -385,6 +385,7 @@ static shl_status dense_attr(vx_ctx *x, const shl_attr *a, const bw_node **out) 
   if (!data && a->u.dense.nbytes) return st_oom();
   /* A splat keeps its one element even for a tensor with no elements. */
   size_t stored = sz ? a->u.dense.nbytes / sz : 0;
+  if (count && !stored) return refuse(x, "dense elements without data");
   if (dt == DT_I1) return pack_bools(x, t, data, stored, count, out);
   /* Literal lists of equal values become splats in MLIR (hex data does not). */
   if (stored > 1 && !attr_dense_hex(a) && memcmp(data, data + sz, (stored - 1) * sz) == 0) stored = 1;
