@@ -512,11 +512,16 @@ static shl_status convert_module(lg *g, const shl_op *op, bw_op *o) {
     x->op = op;
     ST_TRY(bx_attr(x, op->attrs[i].attr, &v));
     bool is_sym = str_eq_c(op->attrs[i].name, "sym_name"), is_vis = str_eq_c(op->attrs[i].name, "sym_visibility");
-    if (w->version >= 5 && is_sym) sym = v;
-    else if (w->version >= 5 && is_vis) vis = v;
-    else if (n < MAX_ATTRS) rest[n++] = (vattr){arena_strndup(&w->arena, op->attrs[i].name.p, op->attrs[i].name.n), v};
-    else return op_error(op, SHLOC_ERR_UNSUPPORTED, "too many module attributes");
-    if (!rest[n ? n - 1 : 0].name && n) return st_oom();
+    if (w->version >= 5 && is_sym) {
+      sym = v;
+    } else if (w->version >= 5 && is_vis) {
+      vis = v;
+    } else {
+      if (n == MAX_ATTRS) return op_error(op, SHLOC_ERR_UNSUPPORTED, "too many module attributes");
+      char *name = arena_strndup(&w->arena, op->attrs[i].name.p, op->attrs[i].name.n);
+      if (!name) return st_oom();
+      rest[n++] = (vattr){name, v};
+    }
   }
   ST_TRY(attr_dict(x, rest, n, &o->attrs));
   if (w->version >= 5) {
