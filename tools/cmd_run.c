@@ -139,7 +139,8 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   const shloc_func *f = NULL;
   if (!st) {
     f = shloc_module_entry(m, o->entry);
-    if (!f && o->entry) st = shloc_status_error(SHLOC_ERR_NOT_FOUND, NULL, 0, 0, "%s: no function @%s", o->path, o->entry);
+    if (!f && o->entry)
+      st = shloc_status_error(SHLOC_ERR_NOT_FOUND, NULL, 0, 0, "%s: no function @%s", o->path, o->entry);
     else if (!f)
       st = shloc_status_error(SHLOC_ERR_NOT_FOUND, NULL, 0, 0,
                               "%s: no entry function: expected @main or exactly one function (use --entry)", o->path);
