@@ -130,10 +130,14 @@ static void test_roundtrip(void **state) {
   shloc_context *ctx = shloc_context_create();
   for (size_t i = 0; i < sizeof kModules / sizeof kModules[0]; i++) {
     shloc_module *m = parse(ctx, kModules[i]);
+    char oldest[16];
+    OK(shloc_module_min_version(m, oldest, sizeof oldest));
     roundtrip(ctx, m, "current");
     roundtrip(ctx, m, "oldest");
-    roundtrip(ctx, m, "0.9.0");
     roundtrip(ctx, m, "1.5.3"); /* a patch release: its minor release's VHLO */
+    /* All but the typed-FFI custom call (1.3.0) fit the first VHLO. */
+    assert_string_equal(oldest, i == 3 ? "1.3.0" : "0.9.0");
+    if (i != 3) roundtrip(ctx, m, "0.9.0");
     shloc_module_destroy(m);
   }
   shloc_context_destroy(ctx);
@@ -208,6 +212,24 @@ static void test_feature_newer_than_target(void **state) {
       "  return %a : tensor<2xf8E4M3>\n"
       "}\n";
   expect_refusal(kF8, "1.6.0", (const char *const[]){"f8E4M3", "1.7.0", NULL});
+  /* an op constraint: typed-FFI custom calls (1.3.0) */
+  static const char kFfi[] =
+      "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  %0 = stablehlo.custom_call @f(%a) {api_version = 4 : i32} : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %0 : tensor<2xf32>\n"
+      "}\n";
+  expect_refusal(kFfi, "1.2.0", (const char *const[]){"typed-FFI", "1.3.0", NULL});
+  /* reduce with a result element type other than its operand's (0.17.0) */
+  static const char kPromote[] =
+      "func.func @main(%a: tensor<4xbf16>, %z: tensor<f32>) -> tensor<f32> {\n"
+      "  %r = \"stablehlo.reduce\"(%a, %z) ({\n"
+      "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n"
+      "    %s = stablehlo.add %x, %y : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }) {dimensions = array<i64: 0>} : (tensor<4xbf16>, tensor<f32>) -> tensor<f32>\n"
+      "  return %r : tensor<f32>\n"
+      "}\n";
+  expect_refusal(kPromote, "0.16.0", (const char *const[]){"element types", "0.17.0", NULL});
 }
 
 static void test_not_expressible(void **state) {

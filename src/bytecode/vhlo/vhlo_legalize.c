@@ -395,6 +395,34 @@ static shl_status pick_row(vx_ctx *x, const shl_op *op, const vhlo_opinfo *const
                   why, v[0], v[1], v[2], rows[k]->name, t[0], t[1], t[2]);
 }
 
+/* Constraints of some VHLO ops on versions older than the op itself
+ * (VhloOps.cpp, validateConstraint). */
+static bool same_element(const shl_type *a, const shl_type *b) {
+  if (a->kind != TY_TENSOR || b->kind != TY_TENSOR) return a->kind == b->kind;
+  if (a->dtype != b->dtype) return false;
+  return a->dtype != DT_QUANT || (a->quant && b->quant && quant_eq(a->quant, b->quant));
+}
+
+static shl_status row_constraints(vx_ctx *x, const shl_op *op, const vhlo_opinfo *row) {
+  static const char *const promotable[] = {"all_reduce_v1", "reduce_v1", "reduce_scatter_v1", "reduce_window_v1",
+                                           "scatter_v1", "select_and_scatter_v1", NULL};
+  for (const char *const *s = promotable; *s; s++)
+    if (!strcmp(row->name, *s))
+      for (uint32_t i = 0; i < op->n_operands && i < op->n_results; i++)
+        if (!same_element(op->operands[i]->type, op->results[i].type))
+          return vx_need(x, 0, 17, 0, "operand and result element types that differ");
+  if (!strcmp(row->name, "custom_call_v1")) {
+    const shl_attr *cfg = op_attr(op, "backend_config");
+    int64_t api = 1;
+    attr_as_int(op_attr(op, "api_version"), &api);
+    if ((cfg && cfg->kind == AT_DICT) || api == 4) ST_TRY(vx_need(x, 1, 3, 0, "a typed-FFI custom call (dictionary backend_config)"));
+    for (uint32_t i = 0; i < op->n_operands; i++)
+      if (op->operands[i]->type->kind == TY_TUPLE && op->operands[i]->type->future)
+        ST_TRY(vx_need(x, 1, 17, 0, "a !stablehlo.future operand of a custom call"));
+  }
+  return NULL;
+}
+
 /* ---- ops ---- */
 
 typedef struct {
@@ -575,6 +603,7 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   const vhlo_opinfo *row = NULL;
   ST_TRY(pick_row(x, op, rows, nr, &l, &row));
   x->op = op;
+  ST_TRY(row_constraints(x, op, row));
   if (!strcmp(row->name, "dynamic_conv_v1") && !get(&l, "padding")) {
     /* v2 dropped padding; the v1 op holds the default: zeros, rank-2 rows. */
     const shl_type *lhs = op->n_operands ? op->operands[0]->type : NULL;
