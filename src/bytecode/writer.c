@@ -139,12 +139,15 @@ void bw_enc_begin(bw_writer *w, bw_enc *e) { *e = (bw_enc){.w = w}; }
 static bw_item *enc_push(bw_enc *e, uint8_t kind) {
   if (e->oom) return NULL;
   if (e->n == e->cap) {
+    /* In the writer's arena, so that an encoding abandoned half way (an
+     * error while converting a nested attribute) needs no cleanup. */
     size_t cap = e->cap ? e->cap * 2 : 8;
-    bw_item *np = realloc(e->items, cap * sizeof *np);
+    bw_item *np = arena_alloc_uninit(&e->w->arena, cap * sizeof *np);
     if (!np) {
       e->oom = true;
       return NULL;
     }
+    if (e->n) memcpy(np, e->items, e->n * sizeof *np);
     e->items = np;
     e->cap = cap;
   }
@@ -276,7 +279,6 @@ retry:
 static const bw_node *enc_finish(bw_enc *e, uint32_t dialect, bool is_type) {
   const bw_node *n = e->oom || dialect == UINT32_MAX ? NULL : intern(e->w, is_type, true, dialect, e->items, e->n, NULL, 0);
   if (!n) e->w->oom = true;
-  free(e->items);
   *e = (bw_enc){.w = e->w};
   return n;
 }
@@ -291,12 +293,11 @@ const bw_node *bw_text_attr(bw_writer *w, uint32_t dialect, const char *text, si
 }
 
 const bw_item *bw_enc_items(bw_enc *e, uint32_t *n) {
-  bw_item *copy = e->n && !e->oom ? arena_memdup(&e->w->arena, e->items, e->n * sizeof *e->items) : NULL;
-  if (e->n && !copy) e->w->oom = true;
-  *n = (uint32_t)e->n;
-  free(e->items);
+  const bw_item *items = e->oom ? NULL : e->items;
+  if (e->oom) e->w->oom = true;
+  *n = e->oom ? 0 : (uint32_t)e->n;
   *e = (bw_enc){.w = e->w};
-  return copy;
+  return items;
 }
 
 /* ---- numbering ---- */
@@ -549,7 +550,7 @@ static bool finish_list(numbering *nb, node_list *l) {
       sorted[i] = l->v[order[i]];
       sorted[i]->number = (uint32_t)i;
     }
-    memcpy(l->v, sorted, n * sizeof *sorted);
+    if (n) memcpy(l->v, sorted, n * sizeof *sorted);
   }
   free(rc);
   free(dl);
@@ -698,7 +699,7 @@ static bool number_all(numbering *nb, bw_op *root) {
       sorted[i] = nb->opname_order[order[i]];
       w->opnames[sorted[i]].number = i;
     }
-    memcpy(nb->opname_order, sorted, n * sizeof *sorted);
+    if (n) memcpy(nb->opname_order, sorted, n * sizeof *sorted);
   }
   free(rc);
   free(dl);

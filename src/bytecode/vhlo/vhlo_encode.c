@@ -510,7 +510,6 @@ static shl_status mesh_axes(vx_ctx *x, shl_str text, const bw_node **out) {
     if (!(axes[n++] = bw_enc_attr(&e, x->d_vhlo))) return st_oom();
     continue;
   bad_enc:
-    free(e.items);
     goto bad;
   }
   if (!lit(&p, end, ">") || skip_ws(p, end) != end) goto bad;
@@ -596,11 +595,7 @@ shl_status vx_attr(vx_ctx *x, const shl_attr *a, const char *name, const bw_node
     bw_varint(&e, a->u.dict.n);
     for (uint32_t i = 0; i < a->u.dict.n; i++) {
       const bw_node *v;
-      shl_status st = vx_attr(x, a->u.dict.items[i].attr, name, &v);
-      if (st) {
-        free(e.items);
-        return st;
-      }
+      ST_TRY(vx_attr(x, a->u.dict.items[i].attr, name, &v));
       bw_attr(&e, vx_string(x, a->u.dict.items[i].name));
       bw_attr(&e, v);
     }
@@ -722,16 +717,11 @@ shl_status bx_attr(vx_ctx *x, const shl_attr *a, const bw_node **out) {
     bw_varint(&e, a->u.arr.n);
     for (uint32_t i = 0; i < a->u.arr.n; i++) {
       const bw_node *v;
-      shl_status st = bx_attr(x, a->u.arr.items[i], &v);
-      if (st) {
-        free(e.items);
-        return st;
-      }
+      ST_TRY(bx_attr(x, a->u.arr.items[i], &v));
       bw_attr(&e, v);
     }
     return done(x, bw_enc_attr(&e, x->d_builtin), out);
   case AT_DICT: {
-    free(e.items);
     shl_str *names = malloc((a->u.dict.n ? a->u.dict.n : 1) * sizeof *names);
     const bw_node **vals = malloc((a->u.dict.n ? a->u.dict.n : 1) * sizeof *vals);
     shl_status st = names && vals ? NULL : st_oom();
@@ -746,7 +736,6 @@ shl_status bx_attr(vx_ctx *x, const shl_attr *a, const bw_node **out) {
   }
   default: break;
   }
-  free(e.items);
   /* Anything else is kept as the text MLIR prints, under its dialect. */
   if (a->kind != AT_OPAQUE || a->u.str.n < 2 || a->u.str.p[0] != '#')
     return refuse(x, "a module attribute of this kind cannot be written");

@@ -633,23 +633,18 @@ static shl_status convert_op(lg *g, const shl_op *op, bw_op **out) {
   bw_enc_begin(w, &e);
   for (uint32_t k = 0; k < row->n_attrs; k++) {
     const bw_node *v = get(&l, row->attrs[k]);
-    if (!v) {
-      free(e.items);
+    if (!v)
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "op '%.*s' lacks attribute '%s' that vhlo.%s requires", (int)op->name.n,
                       op->name.p, row->attrs[k], row->name);
-    }
     bw_attr(&e, v);
   }
   if (w->version >= 5) {
     if (row->n_attrs) {
       o->has_props = true;
       o->props = bw_enc_items(&e, &o->n_props);
-    } else {
-      free(e.items);
     }
     ST_TRY(attr_dict(x, disc, n_disc, &o->attrs));
   } else {
-    free(e.items);
     for (uint32_t i = 0; i < n_disc; i++) all[n_all++] = disc[i];
     ST_TRY(attr_dict(x, all, n_all, &o->attrs));
   }
