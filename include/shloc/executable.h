@@ -132,7 +132,7 @@ typedef struct {
    * platform index (of cpu) and the tokens of ordered effects are supplied,
    * inputs JAX did not keep are dropped, and results exclude the tokens. */
   bool jax_convention;
-  long repeat;          /* runs (at least 1); outputs come from the last */
+  long repeat;          /* runs (0 = 1); outputs come from the last */
   bool fresh_outputs;   /* allocate result buffers anew for every run (default: reuse them) */
   /* Each result as `dense<...> : tensor<...>` (every element written out),
    * after writing its output file; NULL = not printed. */

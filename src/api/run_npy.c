@@ -119,7 +119,7 @@ static shl_status run_repeated(const shloc_npy_run *o, shloc_executable *x, shl_
   for (long r = 0; !st && r < repeat; r++) {
     double t0 = now_ms();
     st = run_once(o, x, args, res, n_out, bufs);
-    if (o->run_ms) o->run_ms[r] = now_ms() - t0;
+    if (o->run_ms && r < o->repeat) o->run_ms[r] = now_ms() - t0;
   }
   if (st) /* with fresh_outputs, a failed run has released its buffers */
     for (uint32_t i = 0; i < n_out; i++) {
