@@ -138,10 +138,14 @@ void bw_enc_begin(bw_writer *w, bw_enc *e) { *e = (bw_enc){.w = w}; }
 
 static bw_item *enc_push(bw_enc *e, uint8_t kind) {
   if (e->oom) return NULL;
+  if (!e->cap) {
+    e->items = e->local;
+    e->cap = sizeof e->local / sizeof e->local[0];
+  }
   if (e->n == e->cap) {
     /* In the writer's arena, so that an encoding abandoned half way (an
      * error while converting a nested attribute) needs no cleanup. */
-    size_t cap = e->cap ? e->cap * 2 : 8;
+    size_t cap = e->cap * 2;
     bw_item *np = arena_alloc_uninit(&e->w->arena, cap * sizeof *np);
     if (!np) {
       e->oom = true;
@@ -293,9 +297,10 @@ const bw_node *bw_text_attr(bw_writer *w, uint32_t dialect, const char *text, si
 }
 
 const bw_item *bw_enc_items(bw_enc *e, uint32_t *n) {
-  const bw_item *items = e->oom ? NULL : e->items;
-  if (e->oom) e->w->oom = true;
-  *n = e->oom ? 0 : (uint32_t)e->n;
+  const bw_item *items = NULL;
+  if (!e->oom && e->n) items = arena_memdup(&e->w->arena, e->items, e->n * sizeof *e->items);
+  if (e->oom || (e->n && !items)) e->w->oom = true;
+  *n = items ? (uint32_t)e->n : 0;
   *e = (bw_enc){.w = e->w};
   return items;
 }

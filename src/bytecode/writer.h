@@ -32,9 +32,10 @@ typedef struct {
 /* An encoding under construction (attribute, type or op properties). */
 typedef struct {
   bw_writer *w;
-  bw_item *items;
+  bw_item *items; /* `local` until it outgrows it, then the writer's arena */
   size_t n, cap;
   bool oom;
+  bw_item local[12];
 } bw_enc;
 
 typedef struct bw_op bw_op;
