@@ -8,13 +8,14 @@
 #include "cli.h"
 #include "exec/exec.h"
 #include "ffi/ffi.h"
+#include "shloc/spmd.h"
 #include "support/npy.h"
 #include "text/print_value.h"
 
 static const char usage_text[] =
     "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
     "                 [--ffi TARGET=LIB.so:SYMBOL ...] [--plugin LIB.so ...] [--repeat N] [--time]\n"
-    "                 [--fresh-outputs]\n"
+    "                 [--fresh-outputs] [--replicas R] [--partitions P] [--input-per-device]\n"
     "\n"
     "Parses and verifies FILE ('-' = stdin), then runs its entry function (--entry NAME;\n"
     "default @main, or the only function) once per --repeat.\n"
@@ -44,6 +45,17 @@ static const char usage_text[] =
     "  --fresh-outputs allocate the result buffers anew for every run (and free the\n"
     "                  previous run's), as a caller that keeps no buffers would; by\n"
     "                  default repeated runs write into the same result buffers\n"
+    "  --replicas R, --partitions P\n"
+    "                  run on R x P devices, one thread each (default: the module's\n"
+    "                  mhlo.num_replicas / mhlo.num_partitions; a module with more than\n"
+    "                  one device runs on them; a flag contradicting the module is an\n"
+    "                  error).  Every device gets the global inputs (shard_map bodies\n"
+    "                  take their tiles by their shardings); results must agree\n"
+    "  --input-per-device\n"
+    "                  inputs and outputs are per device: --input x.npy reads x.dev0.npy,\n"
+    "                  x.dev1.npy, ... (device K = replica * P + partition), each the\n"
+    "                  device's own value or its tile of the argument's sharding;\n"
+    "                  -o y.npy writes y.devK.npy, cut by the result's sharding\n"
     "\n"
     ".npy element types (NumPy descr; C order; little-endian, big-endian inputs are swapped):\n"
     "  i1 '|b1'   i8 '|i1'  i16 '<i2'  i32 '<i4'  i64 '<i8'   (si* the same)\n"
@@ -72,8 +84,9 @@ static bool list_add(arg_list *l, const char *s) {
 typedef struct {
   const char *path, *entry;
   arg_list inputs, outputs, ffi, plugins;
-  bool print, time, fresh;
+  bool print, time, fresh, per_device;
   long repeat;
+  long replicas, partitions; /* 0: the module's */
 } run_opts;
 
 /* Reports a status: MLIR-style when it points into the module, otherwise as
@@ -314,6 +327,26 @@ static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, 
   return NULL;
 }
 
+static bool print_stdout(void *user, const char *data, size_t len) {
+  (void)user;
+  return fwrite(data, 1, len, stdout) == len;
+}
+
+/* A multi-device run (shloc/spmd.h); returns the process exit status. */
+static int run_spmd(const run_opts *o, shloc_module *m, const char *text, size_t len) {
+  shl_status st = NULL;
+  if (o->ffi.n || o->plugins.n || o->repeat > 1 || o->time || o->fresh)
+    st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL,
+                  "--ffi, --plugin, --repeat, --time and --fresh-outputs are not supported on several devices");
+  shloc_spmd_npy_run r = {.inputs = o->inputs.v, .n_inputs = (size_t)o->inputs.n, .outputs = o->outputs.v,
+                          .n_outputs = (size_t)o->outputs.n, .replicas = (uint32_t)o->replicas,
+                          .partitions = (uint32_t)o->partitions, .per_device = o->per_device,
+                          .print = o->print || !o->outputs.n ? print_stdout : NULL};
+  if (!st) st = shloc_spmd_run_npy(m, o->entry, &r);
+  if (st) report(st, text, len);
+  return st ? 1 : 0;
+}
+
 /* Parses, plans and runs; returns the process exit status. */
 static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len) {
   shloc_module *m = NULL;
@@ -326,6 +359,13 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   bool ran = false;
   shl_status st = shloc_module_parse(ctx, o->path, text, len, 1, &m);
   if (!st) st = shloc_module_verify(m);
+  uint32_t grid_r = 1, grid_p = 1;
+  if (!st) st = shloc_spmd_devices(m, &grid_r, &grid_p);
+  if (!st && (o->replicas || o->partitions || o->per_device || grid_r * grid_p > 1)) {
+    int rc = run_spmd(o, m, text, len);
+    shloc_module_destroy(m);
+    return rc;
+  }
   const shl_op *f = NULL;
   if (!st) {
     f = cli_entry_func(m, o->entry);
@@ -423,6 +463,16 @@ int cmd_run(int argc, char **argv) {
       ok = list_add(&o.ffi, argv[++i]);
     } else if (strcmp(a, "--plugin") == 0 && has_value) {
       ok = list_add(&o.plugins, argv[++i]);
+    } else if (strcmp(a, "--input-per-device") == 0) {
+      o.per_device = true;
+    } else if ((strcmp(a, "--replicas") == 0 || strcmp(a, "--partitions") == 0) && has_value) {
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > 4096) {
+        fprintf(stderr, "shloc run: %s expects a count from 1 to 4096, got '%s'\n", a, argv[i]);
+        ok = false;
+      }
+      *(a[2] == 'r' ? &o.replicas : &o.partitions) = v;
     } else if (strcmp(a, "--entry") == 0 && has_value) {
       o.entry = argv[++i];
     } else if (strcmp(a, "--repeat") == 0 && has_value) {

@@ -1,0 +1,12 @@
+/* sdy.manual_computation whose manual axes span several devices. */
+#ifndef SHLOC_EXEC_COLLECTIVES_MANUAL_H
+#define SHLOC_EXEC_COLLECTIVES_MANUAL_H
+
+#include "dialects/sdy/sdy.h"
+#include "exec/plan.h"
+
+/* Runs the op's body on this device's tiles (ec->proc set; see manual.c). */
+shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh, shl_buf *const *in,
+                           shl_buf *const *out);
+
+#endif
