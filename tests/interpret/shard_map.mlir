@@ -93,3 +93,42 @@ module @mesh2x2_manual_x attributes {mhlo.num_partitions = 4 : i32, mhlo.num_rep
     func.return
   }
 }
+
+// -----
+
+// The GSPMD form of a shard_map (JAX without Shardy): @Sharding and
+// SPMDFullToShardShape enter the body (a private function), @Sharding
+// {manual} and SPMDShardToFullShape leave it; results replicated (P()) and
+// split (P('x')).
+module @gspmd_shard_map attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @f(%arg0: tensor<8xf32> {mhlo.sharding = "{devices=[2]<=[2]}"}) -> (tensor<4xf32> {jax.result_info = "[0]", mhlo.sharding = "{replicated}"}, tensor<8xf32> {jax.result_info = "[1]", mhlo.sharding = "{devices=[2]<=[2]}"}) {
+    %0 = stablehlo.custom_call @Sharding(%arg0) {backend_config = "", mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<8xf32>) -> tensor<8xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<8xf32>) -> tensor<4xf32>
+    %2:2 = call @shmap_body(%1) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+    %3 = stablehlo.custom_call @Sharding(%2#0) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %5 = stablehlo.custom_call @Sharding(%2#1) {backend_config = "", mhlo.sharding = "{manual}"} : (tensor<4xf32>) -> tensor<4xf32>
+    %6 = stablehlo.custom_call @SPMDShardToFullShape(%5) {backend_config = "", mhlo.sharding = "{devices=[2]<=[2]}"} : (tensor<4xf32>) -> tensor<8xf32>
+    return %4, %6 : tensor<4xf32>, tensor<8xf32>
+  }
+  func.func private @shmap_body(%arg0: tensor<4xf32>) -> (tensor<4xf32> {jax.result_info = "[0]"}, tensor<4xf32> {jax.result_info = "[1]"}) {
+    %0 = "stablehlo.all_reduce"(%arg0) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%arg1: tensor<f32>, %arg2: tensor<f32>):
+      %2 = stablehlo.add %arg1, %arg2 : tensor<f32>
+      stablehlo.return %2 : tensor<f32>
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = stablehlo.subtract %arg0, %0 : tensor<4xf32>
+    return %0, %1 : tensor<4xf32>, tensor<4xf32>
+  }
+  func.func @main() {
+    %x = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0, 10.0, 20.0, 30.0, 40.0]> : tensor<8xf32>
+    %r:4 = "interpreter.run_parallel"(%x, %x) {programs = [[@f, @f]]} :
+        (tensor<8xf32>, tensor<8xf32>) -> (tensor<4xf32>, tensor<8xf32>, tensor<4xf32>, tensor<8xf32>)
+    // psum = [11, 22, 33, 44]; x - psum tile by tile.
+    check.expect_eq_const %r#0, dense<[11.0, 22.0, 33.0, 44.0]> : tensor<4xf32>
+    check.expect_eq_const %r#1, dense<[-10.0, -20.0, -30.0, -40.0, -1.0, -2.0, -3.0, -4.0]> : tensor<8xf32>
+    check.expect_eq_const %r#2, dense<[11.0, 22.0, 33.0, 44.0]> : tensor<4xf32>
+    check.expect_eq_const %r#3, dense<[-10.0, -20.0, -30.0, -40.0, -1.0, -2.0, -3.0, -4.0]> : tensor<8xf32>
+    func.return
+  }
+}

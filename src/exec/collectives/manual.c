@@ -6,7 +6,9 @@
  * the devices of the mesh exchange their local results through the
  * transport so that each rebuilds the global results (out_shardings).
  * Devices whose tiles coincide (axes the result is replicated over) hold
- * equal values; the first device of the mesh with a tile provides it. */
+ * equal values; the first device of the mesh with a tile provides it.
+ * GSPMD's form of the same (SPMDFullToShardShape / SPMDShardToFullShape
+ * custom calls around a call of the body) works alike. */
 #include <stdlib.h>
 
 #include "device.h"
@@ -127,4 +129,65 @@ shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh
   free(tout);
   manual_free(&r);
   return st;
+}
+
+/* The HLO sharding string attribute of op, or an empty string. */
+static shl_str hlo_sharding(const shl_op *op) {
+  const shl_attr *a = op ? op_attr(op, "mhlo.sharding") : NULL;
+  return a && a->kind == AT_STRING ? a->u.str : (shl_str){0};
+}
+
+/* Rebuilds the global value `out` from the group's tiles (one exchange). */
+static shl_status gather_tiles(exec_ctx *ec, const shl_op *op, const shard_layout *l, shl_buf *local, shl_buf *out) {
+  const struct exec_process *pr = ec->proc;
+  coll_world *w = pr->world;
+  uint32_t n_dev = w->n_rep * w->n_part, dev = pr->replica * w->n_part + pr->partition, n_ids = 0;
+  uint32_t *ids = malloc(n_dev * sizeof *ids);
+  if (!ids) return st_oom();
+  for (uint32_t d = 0; d < n_dev; d++)
+    if (l->span == n_dev || d / w->n_part == pr->replica) ids[n_ids++] = d;
+  coll_entry me = {.kind = op_id(op), .seq = (*pr->seq)++, .n = 1, .bufs = &local, .ids = ids, .n_ids = n_ids};
+  const coll_entry *const *all = NULL;
+  shl_status st = w->t->exchange(w, dev, op, &me, &all);
+  size_t es = dtype_bytes(out->dtype);
+  for (uint32_t j = 0; !st && j < n_ids; j++) {
+    bool first = shard_holds(l, ids[j]);
+    for (uint32_t q = 0; first && q < j; q++) first = !shard_same_tile(l, ids[q], ids[j]);
+    if (!first) continue;
+    if (all[ids[j]]->bufs[0]->nbytes != local->nbytes)
+      st = op_error(op, SHLOC_ERR_RUNTIME, "devices pass tiles of different sizes");
+    else shard_insert(l, ids[j], out->dims, all[ids[j]]->bufs[0]->data, out->data, es);
+  }
+  if (!st) st = w->t->release(w, dev, op);
+  free(ids);
+  return st;
+}
+
+shl_status coll_spmd_shape(exec_ctx *ec, const plan_op *po, const shl_buf *in, shl_buf *out) {
+  const shl_op *op = po->op;
+  if (!ec->proc)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED,
+                    "changes the value's shape to a per-device one: run it on several devices (shloc run --partitions N)");
+  bool to_shard = out->n < in->n || (out->n == in->n && in->rank && out->dims[0] < in->dims[0]);
+  const shl_buf *global = to_shard ? in : out;
+  shl_str text = to_shard ? hlo_sharding(op->operands[0]->def) : hlo_sharding(op);
+  if (!text.n)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs the global value's mhlo.sharding (%s)",
+                    to_shard ? "on the @Sharding custom call that makes its operand" : "on the op");
+  const struct exec_process *pr = ec->proc;
+  shard_layout l;
+  shl_status st = shard_from_hlo(text, global->rank, pr->world->n_rep, pr->world->n_part, &l);
+  if (st) return st_at(st, &op->pos, op->def->name);
+  int64_t tile[SHARD_MAX_RANK];
+  const shl_buf *local = to_shard ? out : in;
+  st = shard_tile_dims(&l, global->dims, tile);
+  for (int32_t i = 0; !st && i < local->rank; i++)
+    if (local->dims[i] != tile[i])
+      st = op_error(op, SHLOC_ERR_VERIFY, "the per-device shape has dimension %d of size %lld; the sharding's tile has %lld",
+                    i, (long long)local->dims[i], (long long)tile[i]);
+  uint32_t dev = pr->replica * pr->world->n_part + pr->partition;
+  if (!st && to_shard) shard_extract(&l, dev, in->dims, in->data, out->data, dtype_bytes(in->dtype));
+  if (!st && !to_shard) st = gather_tiles(ec, op, &l, (shl_buf *)in, out);
+  shard_layout_free(&l);
+  return st ? st_at(st, &op->pos, op->def->name) : NULL;
 }

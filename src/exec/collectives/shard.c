@@ -28,6 +28,7 @@ static shl_status layout_init(shard_layout *l, int32_t rank, uint32_t n_rep, uin
   if (rank < 0 || rank > SHARD_MAX_RANK) return bad("%s", "arrays of rank above 16 are not split");
   l->rank = rank;
   l->n_dev = n_rep * n_part;
+  l->span = n_part;
   for (int32_t i = 0; i < rank; i++) l->tiles[i] = 1;
   l->coord = calloc((size_t)l->n_dev * (rank ? rank : 1), sizeof *l->coord);
   return l->coord ? NULL : st_oom();
@@ -141,6 +142,7 @@ static shl_status tiled(cursor *c, shard_layout *l, uint32_t n_rep, uint32_t n_p
   if (!st && (int32_t)na > l->rank && !eat(c, "last_tile_dim_replicate") && !eat(c, "last_tile_dims="))
     st = bad("%s", "has more tile dimensions than the array without last_tile_dim_replicate");
   for (int32_t i = 0; !st && i < l->rank; i++) l->tiles[i] = ad[i];
+  if (m == l->n_dev) l->span = l->n_dev;
   for (uint32_t d = 0; !st && d < l->n_dev; d++) {
     uint32_t s = 0;
     if (m > 1) st = sharding_device((uint32_t)m, n_rep, n_part, d, &s);
@@ -165,6 +167,7 @@ shl_status shard_from_hlo(shl_str text, int32_t rank, uint32_t n_rep, uint32_t n
   else if (eat(&c, "maximal")) {
     if (!eat(&c, "device=") || !number(&c, &k) || (uint64_t)k >= out->n_dev)
       st = bad("%s", "expects {maximal device=K} with K a device of the run");
+    out->span = out->n_dev;
     for (uint32_t d = 0; !st && d < out->n_dev; d++)
       if ((int64_t)d != k)
         for (int32_t i = 0; i < rank; i++) out->coord[(size_t)d * rank + i] = -1;
@@ -197,6 +200,7 @@ shl_status shard_from_sdy(const sdy_sharding *s, const sdy_mesh *mesh, const sdy
   ST_TRY(layout_init(out, rank, n_rep, n_part));
   shl_status st = NULL;
   bool maximal = !mesh->n_axes && mesh->n_device_ids == 1;
+  if (maximal || m == out->n_dev) out->span = out->n_dev;
   for (uint32_t d = 0; !st && d < out->n_dev; d++) {
     if (maximal) {
       if ((int64_t)d != mesh->device_ids[0])

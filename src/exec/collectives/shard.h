@@ -20,6 +20,7 @@ typedef struct {
   int32_t rank;
   int64_t tiles[SHARD_MAX_RANK]; /* pieces per dimension (1: whole) */
   uint32_t n_dev;                /* devices of the run */
+  uint32_t span;                 /* devices the sharding names: n_dev, or fewer (partitions of each replica) */
   int64_t *coord;                /* n_dev x rank: each device's tile, or -1 rows for a device holding nothing */
 } shard_layout;
 
