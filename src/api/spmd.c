@@ -123,12 +123,16 @@ static bool fits(const npy_array *a, const shl_type *t, int32_t rank, const int6
   return true;
 }
 
-static shl_status type_mismatch(const npy_array *a, const shl_type *t, const char *want) {
-  char got[160];
+/* "expected WHAT (tensor<2x2xf32>, or the tile shape), got <f4 of shape (8)". */
+static shl_status type_mismatch(const npy_array *a, const shl_type *t, int32_t rank, const int64_t *dims, const char *what) {
+  char got[200], want[200];
   int at = snprintf(got, sizeof got, "%s of shape (", a->descr);
   for (int k = 0; k < a->rank && at < (int)sizeof got - 24; k++) at += snprintf(got + at, sizeof got - at, "%s%lld", k ? ", " : "", (long long)a->dims[k]);
   snprintf(got + at, sizeof got - at, ")");
-  return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "expected %s of %s, got %s", want, type_storage_dtype(t) ? dtype_name(type_storage_dtype(t)) : "?", got);
+  at = snprintf(want, sizeof want, "%s of shape (", npy_descr_for(type_storage_dtype(t)) ? npy_descr_for(type_storage_dtype(t)) : "?");
+  for (int k = 0; k < rank && at < (int)sizeof want - 24; k++) at += snprintf(want + at, sizeof want - at, "%s%lld", k ? ", " : "", (long long)dims[k]);
+  snprintf(want + at, sizeof want - at, ")");
+  return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "expected %s: %s, got %s", what, want, got);
 }
 
 /* Argument i on every device from per-device files: each device's own
@@ -149,7 +153,7 @@ static shl_status load_per_device(spmd_job *j, const shloc_module *m, const shl_
   bool whole = fits(&j->files[i], t, t->rank, t->dims);
   for (uint32_t d = 0; whole && d < j->n; d++)
     if (!fits(&j->files[(size_t)d * j->n_in + i], t, t->rank, t->dims))
-      return file_error(type_mismatch(&j->files[(size_t)d * j->n_in + i], t, "every device's file to be the whole value"),
+      return file_error(type_mismatch(&j->files[(size_t)d * j->n_in + i], t, t->rank, t->dims, "every device's file to be the whole value"),
                         "argument", i, path);
   if (whole) {
     for (uint32_t d = 0; d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, j->files[(size_t)d * j->n_in + i].data);
@@ -160,13 +164,13 @@ static shl_status load_per_device(spmd_job *j, const shloc_module *m, const shl_
   ST_TRY(value_layout(m, f, "arg_attrs", i, t, j->nr, j->np, &l, &has));
   int64_t tile[SHARD_MAX_RANK];
   shl_status st = has ? shard_tile_dims(&l, t->dims, tile) : NULL;
-  if (!st && !has) st = type_mismatch(&j->files[i], t, "the argument's type (it has no sharding to assemble tiles by)");
+  if (!st && !has) st = type_mismatch(&j->files[i], t, t->rank, t->dims, "the argument's type (it has no sharding to assemble tiles by)");
   size_t es = dtype_bytes(type_storage_dtype(t));
   if (!st && !(j->global[i] = exec_malloc(es * (size_t)type_num_elements(t) + 1))) st = st_oom();
   for (uint32_t d = 0; !st && d < j->n; d++) {
     const npy_array *a = &j->files[(size_t)d * j->n_in + i];
     if (!shard_holds(&l, d)) continue;
-    if (!fits(a, t, t->rank, tile)) st = type_mismatch(a, t, "the sharding's tile shape");
+    if (!fits(a, t, t->rank, tile)) st = type_mismatch(a, t, t->rank, tile, "the sharding's tile shape");
     else shard_insert(&l, d, t->dims, a->data, j->global[i], es);
   }
   for (uint32_t d = 0; !st && d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, j->global[i]);
@@ -190,7 +194,7 @@ static shl_status load_inputs(spmd_job *j, const shloc_module *m, const shl_op *
     }
     npy_array *a = &j->files[i];
     ST_TRY(file_error(npy_read_file(run->inputs[i], a), "argument", i, run->inputs[i]));
-    if (!fits(a, t, t->rank, t->dims)) return file_error(type_mismatch(a, t, "the argument's type"), "argument", i, run->inputs[i]);
+    if (!fits(a, t, t->rank, t->dims)) return file_error(type_mismatch(a, t, t->rank, t->dims, "the argument's type"), "argument", i, run->inputs[i]);
     for (uint32_t d = 0; d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, a->data);
   }
   return NULL;
