@@ -103,7 +103,8 @@ shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh
   coll_entry me = {.kind = op_id(op), .seq = (*pr->seq)++, .n = r.n_out, .bufs = res, .ids = r.ids, .n_ids = n_ids};
   const coll_entry *const *all = NULL;
   coll_world *w = pr->world;
-  if (!st) st = w->t->exchange(w, dev, op, &me, &all);
+  bool met = false;
+  if (!st) met = !(st = w->t->exchange(w, dev, op, &me, &all));
   for (uint32_t k = 0; !st && k < r.n_out; k++) {
     if (tout[k]->kind != TY_TENSOR) continue;
     size_t es = dtype_bytes(out[k]->dtype);
@@ -124,7 +125,7 @@ shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh
       if (!st) shard_insert(&r.out[k], d, out[k]->dims, b->data, out[k]->data, es);
     }
   }
-  if (!st) st = w->t->release(w, dev, op);
+  if (met) st = coll_finish(w, dev, op, st);
   free(tin);
   free(tout);
   manual_free(&r);
@@ -149,6 +150,7 @@ static shl_status gather_tiles(exec_ctx *ec, const shl_op *op, const shard_layou
   coll_entry me = {.kind = op_id(op), .seq = (*pr->seq)++, .n = 1, .bufs = &local, .ids = ids, .n_ids = n_ids};
   const coll_entry *const *all = NULL;
   shl_status st = w->t->exchange(w, dev, op, &me, &all);
+  bool met = !st;
   size_t es = dtype_bytes(out->dtype);
   for (uint32_t j = 0; !st && j < n_ids; j++) {
     bool first = shard_holds(l, ids[j]);
@@ -158,7 +160,7 @@ static shl_status gather_tiles(exec_ctx *ec, const shl_op *op, const shard_layou
       st = op_error(op, SHLOC_ERR_RUNTIME, "devices pass tiles of different sizes");
     else shard_insert(l, ids[j], out->dims, all[ids[j]]->bufs[0]->data, out->data, es);
   }
-  if (!st) st = w->t->release(w, dev, op);
+  if (met) st = coll_finish(w, dev, op, st);
   free(ids);
   return st;
 }

@@ -136,6 +136,8 @@ static void try_match(threads_world *tw, const coll_entry *e) {
   pthread_cond_broadcast(&tw->cv);
 }
 
+static shl_status threads_release(coll_world *w, uint32_t dev, const shl_op *op);
+
 static shl_status threads_exchange(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine,
                                    const coll_entry *const **all) {
   threads_world *tw = (threads_world *)w;
@@ -157,17 +159,23 @@ static shl_status threads_exchange(coll_world *w, uint32_t dev, const shl_op *op
   for (uint32_t j = 1; j < group_size(tw, mine); j++) {
     uint32_t d = group_at(mine, j);
     const coll_entry *e = tw->entries[d];
-    if (e->kind != e0->kind || e->n != e0->n)
+    if (e->kind != e0->kind || e->n != e0->n) {
+      shl_status r = threads_release(w, dev, op); /* the others still read this entry */
+      if (r) shloc_status_free(r);
       return op_error(op, SHLOC_ERR_RUNTIME,
                       "devices disagree on collective #%llu: device #%u runs '%s' with %u operands, device #%u runs '%s' "
                       "with %u operands (its collective #%llu)",
                       (unsigned long long)e0->seq, d0, shl_op_table[e0->kind].name, e0->n, d, shl_op_table[e->kind].name,
                       e->n, (unsigned long long)e->seq);
+    }
   }
   *all = tw->entries;
   return NULL;
 }
 
+/* Releases dev's part of the rendezvous and waits until its group has read
+ * its buffers.  The wait ignores faults: every device that matched calls
+ * release, even after an error, so the buffers stay valid while read. */
 static shl_status threads_release(coll_world *w, uint32_t dev, const shl_op *op) {
   threads_world *tw = (threads_world *)w;
   dev_slot *me = &tw->slots[dev];
@@ -177,7 +185,9 @@ static shl_status threads_release(coll_world *w, uint32_t dev, const shl_op *op)
   const coll_entry *e = me->e;
   for (uint32_t j = 0; j < group_size(tw, e); j++)
     if (--tw->slots[group_at(e, j)].readers == 0) pthread_cond_broadcast(&tw->cv);
-  while (!st && me->readers) st = wait_step(tw, op, dev, NULL, WAIT_NONE, &dl);
+  while (!st && me->readers)
+    if (pthread_cond_timedwait(&tw->cv, &tw->mu, &dl) == ETIMEDOUT && me->readers)
+      st = op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for the other devices", tw->timeout_s);
   me->e = NULL;
   me->matched = false;
   pthread_mutex_unlock(&tw->mu);
