@@ -7,9 +7,12 @@
 #include "groups.h"
 
 static shl_status need_peers(const exec_ctx *ec, const shl_op *op) {
-  if (ec->proc) return NULL;
-  return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                  "needs a peer device: it runs inside interpreter.run_parallel or under `shloc run --replicas/--partitions`");
+  if (!ec->proc)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED,
+                    "needs a peer device: it runs inside interpreter.run_parallel or under `shloc run --replicas/--partitions`");
+  if (!ec->proc->world->t->send || !ec->proc->world->t->recv)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by this transport");
+  return NULL;
 }
 
 static uint32_t device_of(const struct exec_process *pr) { return pr->replica * pr->world->n_part + pr->partition; }
