@@ -9,11 +9,12 @@
  * (the program's meaning on one device), so results are global arrays.
  *
  *     shloc_spmd_npy_run r = {.inputs = in, .n_inputs = 1, .outputs = out, .n_outputs = 1};
- *     shloc_spmd_run_npy(module, NULL, &r);
+ *     shloc_spmd_run_npy(module, shloc_module_entry(module, NULL), NULL, &r);
  */
 #ifndef SHLOC_SPMD_H
 #define SHLOC_SPMD_H
 
+#include "shloc/ffi_registry.h"
 #include "shloc/shloc.h"
 
 #ifdef __cplusplus
@@ -42,17 +43,20 @@ typedef struct {
    * Without per_device every device receives the global arrays and the
    * results must agree across devices (they are written once). */
   bool per_device;
-  /* Each written result as `dense<...> : tensor<...>` (per device:
-   * preceded by a line "device #K:"); NULL = not printed. */
+  /* Each written result as `dense<...> : tensor<...>`, one call per result
+   * (per device: preceded by a call with "device #K:"); NULL = not printed. */
   shloc_write_fn print;
   void *print_user;
 } shloc_spmd_npy_run;
 
-/* Runs function `func` (NULL = "main") of a verified module on the grid,
- * with .npy inputs and outputs as `run` says.  Errors name the argument or
- * result, the device and the file; a failing device stops the others and
- * its error (prefixed "on device #K (replica r, partition p)") is returned. */
-SHLOC_API shloc_status shloc_spmd_run_npy(shloc_module *m, const char *func, const shloc_spmd_npy_run *run);
+/* Runs function `f` of a verified module (shloc_module_entry) on the grid,
+ * with .npy inputs and outputs as `run` says; `registry` may be NULL
+ * (built-in custom-call targets only; handlers are then called from several
+ * threads at once).  Errors name the argument or result, the device and the
+ * file; a failing device stops the others and its error (prefixed "on
+ * device #K (replica r, partition p)") is returned. */
+SHLOC_API shloc_status shloc_spmd_run_npy(shloc_module *m, const shloc_func *f, shloc_ffi_registry *registry,
+                                          const shloc_spmd_npy_run *run);
 
 #ifdef __cplusplus
 }

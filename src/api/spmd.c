@@ -41,17 +41,6 @@ static shl_status grid_count(const shloc_module *m, const char *name, const char
   return NULL;
 }
 
-static const shl_op *entry_func(const shloc_module *m, const char *func) {
-  const shl_op *f = module_find_func(m, str_of(func ? func : "main"));
-  if (f || func) return f;
-  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) {
-    if (!op_is(op, OP_FUNC)) continue;
-    if (f) return NULL;
-    f = op;
-  }
-  return f;
-}
-
 /* NAME.npy -> NAME.dev<K>.npy (NAME.dev<K> without the suffix); malloc'd. */
 static char *device_path(const char *path, uint32_t dev) {
   size_t n = strlen(path);
@@ -204,7 +193,7 @@ static shl_status print_value(const shloc_spmd_npy_run *run, const shl_buf *b) {
   char *s;
   size_t n;
   ST_TRY(print_dense_value(b->type, b->data, b->nbytes, &s, &n));
-  bool ok = run->print(run->print_user, s, n) && run->print(run->print_user, "\n", 1);
+  bool ok = run->print(run->print_user, s, n);
   free(s);
   return ok ? NULL : st_error(SHLOC_ERR_IO, NULL, NULL, "could not write the printed results");
 }
@@ -262,7 +251,7 @@ static shl_status write_outputs(const spmd_job *j, const shloc_module *m, const 
     for (uint32_t d = 0; d < j->n; d++) {
       if (run->print) {
         char head[48];
-        int n = snprintf(head, sizeof head, "device #%u:\n", d);
+        int n = snprintf(head, sizeof head, "device #%u:", d);
         if (!run->print(run->print_user, head, (size_t)n)) return st_error(SHLOC_ERR_IO, NULL, NULL, "could not print");
       }
       for (uint32_t i = 0; i < j->n_out; i++) ST_TRY(write_device(j, m, f, run, d, i));
@@ -286,9 +275,9 @@ static shl_status write_outputs(const spmd_job *j, const shloc_module *m, const 
   return NULL;
 }
 
-shloc_status shloc_spmd_run_npy(shloc_module *m, const char *func, const shloc_spmd_npy_run *run) {
-  const shl_op *f = entry_func(m, func);
-  if (!f) return st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "no function @%s (and not exactly one function)", func ? func : "main");
+shloc_status shloc_spmd_run_npy(shloc_module *m, const shloc_func *func, shloc_ffi_registry *registry,
+                                const shloc_spmd_npy_run *run) {
+  const shl_op *f = (const shl_op *)func; /* a shloc_func is its func.func op */
   spmd_job j = {0};
   ST_TRY(grid_count(m, "mhlo.num_replicas", "--replicas", run->replicas, &j.nr));
   ST_TRY(grid_count(m, "mhlo.num_partitions", "--partitions", run->partitions, &j.np));
@@ -316,7 +305,7 @@ shloc_status shloc_spmd_run_npy(shloc_module *m, const char *func, const shloc_s
   for (uint32_t d = 0; !st && d < j.n; d++) j.args[d] = j.ptrs + (size_t)d * j.n_in;
   if (!st) st = load_inputs(&j, m, f, run);
   shloc_executable *x = NULL;
-  if (!st) st = executable_create(m, f, &(exec_config){0}, &x);
+  if (!st) st = executable_create(m, f, &(exec_config){.registry = (ffi_registry *)registry}, &x);
   if (!st) st = spmd_run(x, j.nr, j.np, j.args, j.res);
   if (!st) st = write_outputs(&j, m, f, run);
   executable_destroy(x);
