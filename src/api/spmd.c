@@ -239,10 +239,8 @@ static shl_status write_device(const spmd_job *j, const shloc_module *m, const s
     st = print_value(run, &v);
   }
   free(p);
-  if (split) {
-    free(data);
-    shard_layout_free(&l);
-  }
+  if (split) free(data);
+  if (has) shard_layout_free(&l);
   return st;
 }
 
