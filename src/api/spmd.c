@@ -35,8 +35,10 @@ static shl_status grid_count(const shloc_module *m, const char *name, const char
   ST_TRY(module_count(m, name, out));
   if (!given) return NULL;
   if (op_attr(m->top, name) && given != *out)
-    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s %u contradicts the module's %s = %u", flag, given, name, *out);
-  if (given > SPMD_MAX_DEVICES) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s %u is above %d", flag, given, SPMD_MAX_DEVICES);
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s %u contradicts the module's %s = %u", flag, given, name,
+                    *out);
+  if (given > SPMD_MAX_DEVICES)
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s %u is above %d", flag, given, SPMD_MAX_DEVICES);
   *out = given;
   return NULL;
 }
@@ -79,12 +81,12 @@ static shl_status value_layout(const shloc_module *m, const shl_op *f, const cha
 /* What one SPMD run holds. */
 typedef struct {
   uint32_t nr, np, n, n_in, n_out;
-  npy_array *files;  /* n x n_in (per device) or n_in */
-  void **global;     /* n_in: assembled per-device tiles, or NULL */
-  shl_buf *bufs;     /* n x n_in */
-  shl_buf **ptrs;    /* n x n_in */
+  npy_array *files; /* n x n_in (per device) or n_in */
+  void **global;    /* n_in: assembled per-device tiles, or NULL */
+  shl_buf *bufs;    /* n x n_in */
+  shl_buf **ptrs;   /* n x n_in */
   shl_buf *const **args;
-  shl_buf *res;      /* n x n_out */
+  shl_buf *res; /* n x n_out */
 } spmd_job;
 
 static void job_free(spmd_job *j) {
@@ -113,13 +115,17 @@ static bool fits(const npy_array *a, const shl_type *t, int32_t rank, const int6
 }
 
 /* "expected WHAT (tensor<2x2xf32>, or the tile shape), got <f4 of shape (8)". */
-static shl_status type_mismatch(const npy_array *a, const shl_type *t, int32_t rank, const int64_t *dims, const char *what) {
+static shl_status type_mismatch(const npy_array *a, const shl_type *t, int32_t rank, const int64_t *dims,
+                                const char *what) {
   char got[200], want[200];
   int at = snprintf(got, sizeof got, "%s of shape (", a->descr);
-  for (int k = 0; k < a->rank && at < (int)sizeof got - 24; k++) at += snprintf(got + at, sizeof got - at, "%s%lld", k ? ", " : "", (long long)a->dims[k]);
+  for (int k = 0; k < a->rank && at < (int)sizeof got - 24; k++)
+    at += snprintf(got + at, sizeof got - at, "%s%lld", k ? ", " : "", (long long)a->dims[k]);
   snprintf(got + at, sizeof got - at, ")");
-  at = snprintf(want, sizeof want, "%s of shape (", npy_descr_for(type_storage_dtype(t)) ? npy_descr_for(type_storage_dtype(t)) : "?");
-  for (int k = 0; k < rank && at < (int)sizeof want - 24; k++) at += snprintf(want + at, sizeof want - at, "%s%lld", k ? ", " : "", (long long)dims[k]);
+  at = snprintf(want, sizeof want, "%s of shape (",
+                npy_descr_for(type_storage_dtype(t)) ? npy_descr_for(type_storage_dtype(t)) : "?");
+  for (int k = 0; k < rank && at < (int)sizeof want - 24; k++)
+    at += snprintf(want + at, sizeof want - at, "%s%lld", k ? ", " : "", (long long)dims[k]);
   snprintf(want + at, sizeof want - at, ")");
   return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "expected %s: %s, got %s", what, want, got);
 }
@@ -142,10 +148,12 @@ static shl_status load_per_device(spmd_job *j, const shloc_module *m, const shl_
   bool whole = fits(&j->files[i], t, t->rank, t->dims);
   for (uint32_t d = 0; whole && d < j->n; d++)
     if (!fits(&j->files[(size_t)d * j->n_in + i], t, t->rank, t->dims))
-      return file_error(type_mismatch(&j->files[(size_t)d * j->n_in + i], t, t->rank, t->dims, "every device's file to be the whole value"),
+      return file_error(type_mismatch(&j->files[(size_t)d * j->n_in + i], t, t->rank, t->dims,
+                                      "every device's file to be the whole value"),
                         "argument", i, path);
   if (whole) {
-    for (uint32_t d = 0; d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, j->files[(size_t)d * j->n_in + i].data);
+    for (uint32_t d = 0; d < j->n; d++)
+      buf_init(&j->bufs[(size_t)d * j->n_in + i], t, j->files[(size_t)d * j->n_in + i].data);
     return NULL;
   }
   shard_layout l;
@@ -153,14 +161,18 @@ static shl_status load_per_device(spmd_job *j, const shloc_module *m, const shl_
   ST_TRY(value_layout(m, f, "arg_attrs", i, t, j->nr, j->np, &l, &has));
   int64_t tile[SHARD_MAX_RANK];
   shl_status st = has ? shard_tile_dims(&l, t->dims, tile) : NULL;
-  if (!st && !has) st = type_mismatch(&j->files[i], t, t->rank, t->dims, "the argument's type (it has no sharding to assemble tiles by)");
+  if (!st && !has)
+    st = type_mismatch(&j->files[i], t, t->rank, t->dims,
+                       "the argument's type (it has no sharding to assemble tiles by)");
   size_t es = dtype_bytes(type_storage_dtype(t));
   if (!st && !(j->global[i] = exec_malloc(es * (size_t)type_num_elements(t) + 1))) st = st_oom();
   for (uint32_t d = 0; !st && d < j->n; d++) {
     const npy_array *a = &j->files[(size_t)d * j->n_in + i];
     if (!shard_holds(&l, d)) continue;
-    if (!fits(a, t, t->rank, tile)) st = type_mismatch(a, t, t->rank, tile, "the sharding's tile shape");
-    else shard_insert(&l, d, t->dims, a->data, j->global[i], es);
+    if (!fits(a, t, t->rank, tile))
+      st = type_mismatch(a, t, t->rank, tile, "the sharding's tile shape");
+    else
+      shard_insert(&l, d, t->dims, a->data, j->global[i], es);
   }
   for (uint32_t d = 0; !st && d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, j->global[i]);
   if (has) shard_layout_free(&l);
@@ -183,7 +195,8 @@ static shl_status load_inputs(spmd_job *j, const shloc_module *m, const shl_op *
     }
     npy_array *a = &j->files[i];
     ST_TRY(file_error(npy_read_file(run->inputs[i], a), "argument", i, run->inputs[i]));
-    if (!fits(a, t, t->rank, t->dims)) return file_error(type_mismatch(a, t, t->rank, t->dims, "the argument's type"), "argument", i, run->inputs[i]);
+    if (!fits(a, t, t->rank, t->dims))
+      return file_error(type_mismatch(a, t, t->rank, t->dims, "the argument's type"), "argument", i, run->inputs[i]);
     for (uint32_t d = 0; d < j->n; d++) buf_init(&j->bufs[(size_t)d * j->n_in + i], t, a->data);
   }
   return NULL;
@@ -244,7 +257,8 @@ static shl_status write_device(const spmd_job *j, const shloc_module *m, const s
   return st;
 }
 
-static shl_status write_outputs(const spmd_job *j, const shloc_module *m, const shl_op *f, const shloc_spmd_npy_run *run) {
+static shl_status write_outputs(const spmd_job *j, const shloc_module *m, const shl_op *f,
+                                const shloc_spmd_npy_run *run) {
   if (run->per_device) {
     for (uint32_t d = 0; d < j->n; d++) {
       if (run->print) {
@@ -266,8 +280,9 @@ static shl_status write_outputs(const spmd_job *j, const shloc_module *m, const 
                         "results need per-device outputs",
                         i, d, d / j->np, d % j->np);
     if ((size_t)i < run->n_outputs)
-      ST_TRY(file_error(npy_write_file_atomic(run->outputs[i], npy_descr_for(b->dtype), b->dims, b->rank, b->data, b->nbytes),
-                        "result", i, run->outputs[i]));
+      ST_TRY(file_error(
+          npy_write_file_atomic(run->outputs[i], npy_descr_for(b->dtype), b->dims, b->rank, b->data, b->nbytes),
+          "result", i, run->outputs[i]));
     if (run->print) ST_TRY(print_value(run, b));
   }
   return NULL;
@@ -286,8 +301,8 @@ shloc_status shloc_spmd_run_npy(shloc_module *m, const shloc_func *func, shloc_f
   j.n_in = ft->n_in;
   j.n_out = ft->n_out;
   if (run->n_inputs != j.n_in)
-    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s takes %u arguments, got %zu inputs", (int)func_sym_name(f).n,
-                    func_sym_name(f).p, j.n_in, run->n_inputs);
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s takes %u arguments, got %zu inputs",
+                    (int)func_sym_name(f).n, func_sym_name(f).p, j.n_in, run->n_inputs);
   if (run->n_outputs && run->n_outputs != j.n_out)
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "@%.*s returns %u results, got %zu outputs",
                     (int)func_sym_name(f).n, func_sym_name(f).p, j.n_out, run->n_outputs);

@@ -43,8 +43,7 @@ static shl_status layouts(const shl_op *op, const sdy_sharding_per_value *pv, co
   if (pv->n != n) return op_error(op, SHLOC_ERR_VERIFY, "has %u shardings for %u values", pv->n, n);
   for (uint32_t k = 0; k < n; k++) {
     if (types[k]->kind != TY_TENSOR) continue; /* tokens pass as they are */
-    shl_status st =
-        shard_from_sdy(pv->v[k], mesh, ma, types[k]->rank, pr->world->n_rep, pr->world->n_part, &out[k]);
+    shl_status st = shard_from_sdy(pv->v[k], mesh, ma, types[k]->rank, pr->world->n_rep, pr->world->n_part, &out[k]);
     if (st) return st_at(st_annotate(st, "sharding #%u", k), &op->pos, op->def->name);
   }
   return NULL;
@@ -116,7 +115,8 @@ shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh
       const shl_buf *b = all[d]->bufs[k];
       int64_t tile[SHARD_MAX_RANK];
       st = shard_tile_dims(&r.out[k], out[k]->dims, tile);
-      if (!st && (size_t)b->n * es != b->nbytes) st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has no tile layout", k);
+      if (!st && (size_t)b->n * es != b->nbytes)
+        st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has no tile layout", k);
       int64_t n = 1;
       for (int32_t i = 0; i < out[k]->rank; i++) n *= tile[i];
       if (!st && n != b->n)
@@ -158,7 +158,8 @@ static shl_status gather_tiles(exec_ctx *ec, const shl_op *op, const shard_layou
     if (!first) continue;
     if (all[ids[j]]->bufs[0]->nbytes != local->nbytes)
       st = op_error(op, SHLOC_ERR_RUNTIME, "devices pass tiles of different sizes");
-    else shard_insert(l, ids[j], out->dims, all[ids[j]]->bufs[0]->data, out->data, es);
+    else
+      shard_insert(l, ids[j], out->dims, all[ids[j]]->bufs[0]->data, out->data, es);
   }
   if (met) st = coll_finish(w, dev, op, st);
   free(ids);
@@ -168,8 +169,9 @@ static shl_status gather_tiles(exec_ctx *ec, const shl_op *op, const shard_layou
 shl_status coll_spmd_shape(exec_ctx *ec, const plan_op *po, const shl_buf *in, shl_buf *out) {
   const shl_op *op = po->op;
   if (!ec->proc)
-    return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                    "changes the value's shape to a per-device one: run it on several devices (shloc run --partitions N)");
+    return op_error(
+        op, SHLOC_ERR_UNSUPPORTED,
+        "changes the value's shape to a per-device one: run it on several devices (shloc run --partitions N)");
   bool to_shard = out->n < in->n || (out->n == in->n && in->rank && out->dims[0] < in->dims[0]);
   const shl_buf *global = to_shard ? in : out;
   shl_str text = to_shard ? hlo_sharding(op->operands[0]->def) : hlo_sharding(op);
@@ -185,8 +187,9 @@ shl_status coll_spmd_shape(exec_ctx *ec, const plan_op *po, const shl_buf *in, s
   st = shard_tile_dims(&l, global->dims, tile);
   for (int32_t i = 0; !st && i < local->rank; i++)
     if (local->dims[i] != tile[i])
-      st = op_error(op, SHLOC_ERR_VERIFY, "the per-device shape has dimension %d of size %lld; the sharding's tile has %lld",
-                    i, (long long)local->dims[i], (long long)tile[i]);
+      st = op_error(op, SHLOC_ERR_VERIFY,
+                    "the per-device shape has dimension %d of size %lld; the sharding's tile has %lld", i,
+                    (long long)local->dims[i], (long long)tile[i]);
   uint32_t dev = pr->replica * pr->world->n_part + pr->partition;
   if (!st && to_shard) shard_extract(&l, dev, in->dims, in->data, out->data, dtype_bytes(in->dtype));
   if (!st && !to_shard) st = gather_tiles(ec, op, &l, (shl_buf *)in, out);

@@ -8,8 +8,9 @@
 
 static shl_status need_peers(const exec_ctx *ec, const shl_op *op) {
   if (!ec->proc)
-    return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                    "needs a peer device: it runs inside interpreter.run_parallel or under `shloc run --replicas/--partitions`");
+    return op_error(
+        op, SHLOC_ERR_UNSUPPORTED,
+        "needs a peer device: it runs inside interpreter.run_parallel or under `shloc run --replicas/--partitions`");
   if (!ec->proc->world->t->send || !ec->proc->world->t->recv)
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by this transport");
   return NULL;

@@ -15,8 +15,10 @@ static shl_status bad(const char *fmt, const char *detail) {
 
 /* The run device's id in a sharding over m devices (see shard.h). */
 static shl_status sharding_device(uint32_t m, uint32_t n_rep, uint32_t n_part, uint32_t d, uint32_t *s) {
-  if (m == n_part) *s = d % n_part;
-  else if (m == n_rep * n_part) *s = d;
+  if (m == n_part)
+    *s = d % n_part;
+  else if (m == n_rep * n_part)
+    *s = d;
   else
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL,
                     "the sharding spans %u devices; the run has %u replicas x %u partitions", m, n_rep, n_part);
@@ -135,8 +137,10 @@ static shl_status tiled(cursor *c, shard_layout *l, uint32_t n_rep, uint32_t n_p
   shl_status st = ids && pos ? device_list(c, (uint32_t)m, ids) : st_oom();
   for (uint32_t i = 0; !st && i < m; i++) pos[i] = -1;
   for (uint32_t f = 0; !st && f < m; f++) {
-    if (ids[f] < 0 || (uint64_t)ids[f] >= m || pos[ids[f]] >= 0) st = bad("%s", "device ids are not a permutation of 0..n-1");
-    else pos[ids[f]] = f;
+    if (ids[f] < 0 || (uint64_t)ids[f] >= m || pos[ids[f]] >= 0)
+      st = bad("%s", "device ids are not a permutation of 0..n-1");
+    else
+      pos[ids[f]] = f;
   }
   /* What follows the data dims: replication (last_tile_dim_replicate, last_tile_dims={...}). */
   if (!st && (int32_t)na > l->rank && !eat(c, "last_tile_dim_replicate") && !eat(c, "last_tile_dims="))
@@ -162,8 +166,10 @@ shl_status shard_from_hlo(shl_str text, int32_t rank, uint32_t n_rep, uint32_t n
   cursor c = {text.p, text.p + text.n};
   shl_status st = NULL;
   int64_t k;
-  if (!eat(&c, "{")) st = bad("%s", "expects '{'");
-  else if (eat(&c, "replicated")) st = NULL;
+  if (!eat(&c, "{"))
+    st = bad("%s", "expects '{'");
+  else if (eat(&c, "replicated"))
+    st = NULL;
   else if (eat(&c, "maximal")) {
     if (!eat(&c, "device=") || !number(&c, &k) || (uint64_t)k >= out->n_dev)
       st = bad("%s", "expects {maximal device=K} with K a device of the run");
@@ -171,8 +177,10 @@ shl_status shard_from_hlo(shl_str text, int32_t rank, uint32_t n_rep, uint32_t n
     for (uint32_t d = 0; !st && d < out->n_dev; d++)
       if ((int64_t)d != k)
         for (int32_t i = 0; i < rank; i++) out->coord[(size_t)d * rank + i] = -1;
-  } else if (eat(&c, "devices=")) st = tiled(&c, out, n_rep, n_part);
-  else st = bad("%s", "has no tile layout ({manual}, tuple and unknown shardings are per-device values)");
+  } else if (eat(&c, "devices="))
+    st = tiled(&c, out, n_rep, n_part);
+  else
+    st = bad("%s", "has no tile layout ({manual}, tuple and unknown shardings are per-device values)");
   if (st) shard_layout_free(out);
   return st;
 }
@@ -250,7 +258,8 @@ bool shard_is_split(const shard_layout *l) {
 bool shard_holds(const shard_layout *l, uint32_t dev) { return !l->rank || l->coord[(size_t)dev * l->rank] >= 0; }
 
 bool shard_same_tile(const shard_layout *l, uint32_t a, uint32_t b) {
-  return !l->rank || !memcmp(&l->coord[(size_t)a * l->rank], &l->coord[(size_t)b * l->rank], (size_t)l->rank * sizeof *l->coord);
+  return !l->rank ||
+         !memcmp(&l->coord[(size_t)a * l->rank], &l->coord[(size_t)b * l->rank], (size_t)l->rank * sizeof *l->coord);
 }
 
 shl_status shard_tile_dims(const shard_layout *l, const int64_t *global, int64_t *local) {
@@ -264,7 +273,8 @@ shl_status shard_tile_dims(const shard_layout *l, const int64_t *global, int64_t
 }
 
 /* The box of device dev's tile: local shape, and the global offset (elements). */
-static int64_t tile_box(const shard_layout *l, uint32_t dev, const int64_t *gdims, strided_box *b, int64_t *gs, int64_t *ls) {
+static int64_t tile_box(const shard_layout *l, uint32_t dev, const int64_t *gdims, strided_box *b, int64_t *gs,
+                        int64_t *ls) {
   b->rank = l->rank;
   int64_t off = 0;
   for (int32_t i = 0; i < l->rank; i++) b->dims[i] = gdims[i] / l->tiles[i];
@@ -274,7 +284,8 @@ static int64_t tile_box(const shard_layout *l, uint32_t dev, const int64_t *gdim
   return off;
 }
 
-void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *global, void *local, size_t es) {
+void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *global, void *local,
+                   size_t es) {
   strided_box b;
   int64_t gs[SHARD_MAX_RANK], ls[SHARD_MAX_RANK];
   int64_t off = tile_box(l, dev, gdims, &b, gs, ls);
@@ -285,7 +296,8 @@ void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, co
   strided_copy(&b, local, (const uint8_t *)global + off * es, es);
 }
 
-void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *local, void *global, size_t es) {
+void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *local, void *global,
+                  size_t es) {
   strided_box b;
   int64_t gs[SHARD_MAX_RANK], ls[SHARD_MAX_RANK];
   int64_t off = tile_box(l, dev, gdims, &b, gs, ls);

@@ -42,8 +42,10 @@ bool shard_is_split(const shard_layout *l);
 shl_status shard_tile_dims(const shard_layout *l, const int64_t *global, int64_t *local);
 /* Copies device dev's tile of the global array (shape gdims) to `local`
  * (tile shape), or the tile back into the global array. */
-void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *global, void *local, size_t es);
-void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *local, void *global, size_t es);
+void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *global, void *local,
+                   size_t es);
+void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *local, void *global,
+                  size_t es);
 /* Whether device dev holds a tile, and whether device a's tile is device b's. */
 bool shard_holds(const shard_layout *l, uint32_t dev);
 bool shard_same_tile(const shard_layout *l, uint32_t a, uint32_t b);

@@ -47,7 +47,9 @@ shl_status spmd_run(shloc_executable *x, uint32_t n_rep, uint32_t n_part, shl_bu
   uint32_t started = 0;
   for (uint32_t k = 0; k < n; k++) {
     spmd_device *d = &devs[k];
-    *d = (spmd_device){.x = x, .proc = {k / n_part, k % n_part, NULL, NULL, w, NULL}, .args = args[k],
+    *d = (spmd_device){.x = x,
+                       .proc = {k / n_part, k % n_part, NULL, NULL, w, NULL},
+                       .args = args[k],
                        .results = results + (size_t)k * n_out};
     d->proc.seq = &d->seq;
     if (pthread_create(&th[k], NULL, device_main, d)) {

@@ -22,11 +22,11 @@ typedef struct {
   uint32_t readers;    /* devices still reading e's buffers */
   bool left;
   wait_kind wait;
-  int64_t send_chan;   /* with WAIT_SEND */
+  int64_t send_chan; /* with WAIT_SEND */
   /* a recv in progress */
   recv_state rs;
   int64_t chan;
-  uint64_t ticket;     /* arrival order among receivers */
+  uint64_t ticket; /* arrival order among receivers */
   shl_buf *const *dst;
   uint32_t n_dst, from;
 } dev_slot;
@@ -77,10 +77,17 @@ static bool all_stuck(const threads_world *tw) {
     const dev_slot *s = &tw->slots[d];
     if (s->left) continue;
     switch (s->wait) {
-    case WAIT_NONE: return false;
-    case WAIT_GROUP: if (s->matched) return false; break;
-    case WAIT_SEND: if (receiver_of(tw, s->send_chan) >= 0) return false; break;
-    case WAIT_RECV: if (s->rs != RECV_WAITING) return false; break;
+      case WAIT_NONE:
+        return false;
+      case WAIT_GROUP:
+        if (s->matched) return false;
+        break;
+      case WAIT_SEND:
+        if (receiver_of(tw, s->send_chan) >= 0) return false;
+        break;
+      case WAIT_RECV:
+        if (s->rs != RECV_WAITING) return false;
+        break;
     }
   }
   return true;
@@ -110,7 +117,8 @@ static shl_status wait_step(threads_world *tw, const shl_op *op, uint32_t dev, c
   }
   int rc = pthread_cond_timedwait(&tw->cv, &tw->mu, dl);
   tw->slots[dev].wait = WAIT_NONE;
-  if (rc == ETIMEDOUT) return op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for the other devices", tw->timeout_s);
+  if (rc == ETIMEDOUT)
+    return op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for the other devices", tw->timeout_s);
   return NULL;
 }
 
@@ -162,11 +170,12 @@ static shl_status threads_exchange(coll_world *w, uint32_t dev, const shl_op *op
     if (e->kind != e0->kind || e->n != e0->n) {
       shl_status r = threads_release(w, dev, op); /* the others still read this entry */
       if (r) shloc_status_free(r);
-      return op_error(op, SHLOC_ERR_RUNTIME,
-                      "devices disagree on collective #%llu: device #%u runs '%s' with %u operands, device #%u runs '%s' "
-                      "with %u operands (its collective #%llu)",
-                      (unsigned long long)e0->seq, d0, shl_op_table[e0->kind].name, e0->n, d, shl_op_table[e->kind].name,
-                      e->n, (unsigned long long)e->seq);
+      return op_error(
+          op, SHLOC_ERR_RUNTIME,
+          "devices disagree on collective #%llu: device #%u runs '%s' with %u operands, device #%u runs '%s' "
+          "with %u operands (its collective #%llu)",
+          (unsigned long long)e0->seq, d0, shl_op_table[e0->kind].name, e0->n, d, shl_op_table[e->kind].name, e->n,
+          (unsigned long long)e->seq);
     }
   }
   *all = tw->entries;
@@ -220,8 +229,8 @@ static shl_status threads_send(coll_world *w, uint32_t dev, const shl_op *op, in
     rs->rs = RECV_BAD;
     pthread_cond_broadcast(&tw->cv);
     pthread_mutex_unlock(&tw->mu);
-    return op_error(op, SHLOC_ERR_RUNTIME, "sends on channel %lld values that device #%u's recv does not take", (long long)chan,
-                    (uint32_t)r);
+    return op_error(op, SHLOC_ERR_RUNTIME, "sends on channel %lld values that device #%u's recv does not take",
+                    (long long)chan, (uint32_t)r);
   }
   rs->rs = RECV_CLAIMED; /* the copy runs unlocked; no other sender picks this receiver */
   pthread_mutex_unlock(&tw->mu);
