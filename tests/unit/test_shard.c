@@ -102,6 +102,16 @@ static void sdy_mesh_axes(void **state) {
   assert_int_equal(l.tiles[0], 1);
   assert_int_equal(l.tiles[1], 2);
   shard_layout_free(&l);
+  /* Explicit device ids [1, 0]: device 1 sits at mesh position 0. */
+  static const int64_t ids[2] = {1, 0};
+  sdy_mesh_axis ax2 = {str_of("x"), 2};
+  sdy_mesh m2 = {.kind = SDY_MESH, .n_axes = 1, .n_device_ids = 2, .axes = &ax2, .device_ids = ids};
+  sdy_dim_sharding dx = {1, &rx, true, -1};
+  sdy_sharding sx = {.kind = SDY_SHARDING, .rank = 1, .dims = &dx};
+  assert_null(shard_from_sdy(&sx, &m2, NULL, 1, 1, 2, &l));
+  assert_int_equal(coord(&l, 1, 0), 0);
+  assert_int_equal(coord(&l, 0, 0), 1);
+  shard_layout_free(&l);
   /* Sub-axis "x":(2)2 of x=4: coordinate (x / 2) % 2. */
   sdy_mesh_axis ax4 = {str_of("x"), 4};
   sdy_mesh m4 = {.kind = SDY_MESH, .n_axes = 1, .axes = &ax4};
