@@ -112,6 +112,25 @@ static void disjoint_groups_run_apart(void **state) {
   w->t->free(w);
 }
 
+/* Groups that wait on each other in a cycle ({0,1}, {1,2}, {2,0}, each
+ * device in the first): nobody can go on, so all stop at once. */
+static void group_cycle_stops(void **state) {
+  (void)state;
+  coll_world *w = coll_threads_new(3, 1, 30);
+  static const uint32_t g[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+  dev_arg a[3] = {0};
+  for (int d = 0; d < 3; d++) a[d] = (dev_arg){.rounds = 1, .kind = OP_ALL_REDUCE, .ids = g[d], .n_ids = 2};
+  run_devices(w, a, 3);
+  /* The first to see it fails; the others then stop for it or see it too. */
+  int stuck = 0;
+  for (int d = 0; d < 3; d++) {
+    assert_string_not_equal(a[d].err, "");
+    stuck += strstr(a[d].err, "every device still running waits for another") != NULL;
+  }
+  assert_true(stuck >= 1);
+  w->t->free(w);
+}
+
 /* send/recv: device 0 sends rounds values on channel 3, device 1 receives
  * them in order; a recv nobody serves stops instead of hanging. */
 typedef struct {
@@ -236,7 +255,7 @@ int main(void) {
       cmocka_unit_test(early_end_stops_peers),  cmocka_unit_test(mismatch_is_reported),
       cmocka_unit_test(timeout_is_last_resort), cmocka_unit_test(default_groups_per_mode),
       cmocka_unit_test(mode_from_attributes),   cmocka_unit_test(disjoint_groups_run_apart),
-      cmocka_unit_test(send_recv_in_order),
+      cmocka_unit_test(send_recv_in_order),     cmocka_unit_test(group_cycle_stops),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
