@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
+#include "shloc/jax_export.h"
 #include "shloc/spmd.h"
 
 static const char usage_text[] =
@@ -173,8 +174,16 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (!st) st = build_registry(o, &reg);
   uint32_t grid_r = 1, grid_p = 1;
   if (!st) st = shloc_spmd_devices(m, &grid_r, &grid_p);
-  bool spmd = o->replicas || o->partitions || o->per_device || grid_r * grid_p > 1;
-  if (!st && spmd) st = run_spmd(o, m, f, reg);
+  /* A jax.export envelope keeps its calling convention on one device (unless --entry). */
+  bool envelope = !o->entry && !st && shloc_module_jax_export(m);
+  bool flags = o->replicas || o->partitions || o->per_device;
+  bool spmd = flags || (grid_r * grid_p > 1 && !envelope);
+  if (!st && spmd && envelope)
+    st = shloc_status_error(SHLOC_ERR_UNSUPPORTED, NULL, 0, 0,
+                            "%s: jax.export envelopes run on one device (--replicas, --partitions and "
+                            "--input-per-device need a module, or --entry)",
+                            o->path);
+  else if (!st && spmd) st = run_spmd(o, m, f, reg);
   if (!st && !spmd) {
     /* An envelope's @main follows JAX's calling convention (unless --entry
      * picks another function): the user passes what the exported function took. */
