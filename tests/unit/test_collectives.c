@@ -49,7 +49,7 @@ static void *device(void *p) {
     int64_t v = (int64_t)a->dev * 1000 + r;
     shl_buf b = {.n = 1, .nbytes = sizeof v, .data = &v};
     shl_buf *bp = &b;
-    coll_entry me = {a->kind, r, 1, &bp};
+    coll_entry me = {.kind = a->kind, .seq = r, .n = 1, .bufs = &bp};
     const coll_entry *const *all;
     st = w->t->exchange(w, a->dev, &op, &me, &all);
     for (uint32_t d = 0; !st && d < n; d++)

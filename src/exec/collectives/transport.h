@@ -20,7 +20,21 @@ typedef struct {
   uint64_t seq;           /* the device's collective count, idem */
   uint32_t n;             /* operand buffers */
   shl_buf *const *bufs;
+  /* Routing, for transports that move buffers between processes (the thread
+   * transport shares memory and ignores it): the device's process group in
+   * order and its place (group_n = 0: in no group), the devices whose
+   * buffers it reads and those that read its buffers. */
+  const uint32_t *group;
+  uint32_t group_n, pos;
+  const uint32_t *from, *to;
+  uint32_t n_from, n_to;
 } coll_entry;
+
+/* dst[i] = body(dst[i], src[i]) for i < n: the op's reduction region. */
+typedef struct {
+  shl_status (*fn)(void *ctx, shl_dtype t, void *dst, const void *src, int64_t n);
+  void *ctx;
+} coll_fold;
 
 typedef struct {
   /* Publishes dev's entry and waits for every device's; *all receives the
@@ -34,6 +48,12 @@ typedef struct {
   /* The first device that failed, or -1. */
   int64_t (*failed_device)(coll_world *w);
   void (*free)(coll_world *w);
+  /* Optional (NULL: exchange, fold locally, release): an all_reduce whose
+   * data movement the transport does itself.  out[k] = fold of the group's
+   * operand k, left to right in group order, element by element, exactly as
+   * the local fold computes it. */
+  shl_status (*all_reduce)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine, shl_buf *const *out,
+                           const coll_fold *fold);
 } coll_transport;
 
 struct coll_world {
