@@ -22,6 +22,8 @@ typedef struct {
 typedef shl_status (*coll_fn)(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out);
 
 static shl_buf *const *member(const coll_view *v, uint32_t j) { return v->all[v->ids[j]]->bufs; }
+/* This device's operands (also when it is in no group). */
+static shl_buf *const *own(const coll_view *v) { return v->all[v->replica * v->n_part + v->partition]->bufs; }
 
 static shl_status route(const plan_op *po, const coll_view *v, shl_buf *const *in, uint32_t *from, uint32_t *to,
                         coll_entry *me);
@@ -339,7 +341,7 @@ static shl_status broadcast_fn(exec_ctx *ec, const plan_op *po, const coll_view 
   (void)ec;
   for (uint32_t k = 0; k < po->n_out; k++) {
     int64_t src;
-    ST_TRY(root_of(po, v, member(v, v->pos), k, &src));
+    ST_TRY(root_of(po, v, own(v), k, &src));
     if (src < 0) {
       memset(out[k]->data, 0, out[k]->nbytes);
       continue;
@@ -363,7 +365,7 @@ static shl_status collective_reduce_fn(exec_ctx *ec, const plan_op *po, const co
   ST_TRY(need_group(po, v));
   for (uint32_t k = 0; k < po->n_out; k++) {
     int64_t root;
-    ST_TRY(root_of(po, v, member(v, v->pos), k, &root));
+    ST_TRY(root_of(po, v, own(v), k, &root));
     if (root == (int64_t)v->ids[v->pos]) ST_TRY(reduce_group(ec, po, v, k, 0, out[k]->n, out[k]->data));
     else memset(out[k]->data, 0, out[k]->nbytes);
   }

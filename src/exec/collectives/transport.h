@@ -67,4 +67,18 @@ struct coll_world {
  * through leave at once). */
 coll_world *coll_threads_new(uint32_t n_rep, uint32_t n_part, unsigned timeout_s);
 
+/* The MPI transport (transport_mpi.c) for an n_rep x n_part grid on the
+ * ranks of `m` (shloc/mpi.h): device d is rank d; *out = NULL on a rank
+ * beyond the grid (it only receives the results).  Every rank calls it for
+ * the same grids in the same order. */
+struct shloc_mpi;
+shl_status coll_mpi_world_new(struct shloc_mpi *m, uint32_t n_rep, uint32_t n_part, const shl_op *op, coll_world **out,
+                              uint32_t *dev);
+/* Ends a grid run on every rank (w: this rank's world or NULL, own: its
+ * device's status, which is returned): checks that every device ended its
+ * program, then gives every rank every device's results (res[res_off[d] ..
+ * res_off[d + 1]) are device d's). */
+shl_status coll_mpi_finish(struct shloc_mpi *m, coll_world *w, const shl_op *op, shl_status own, uint32_t n_dev,
+                           const uint32_t *res_off, shl_buf *const *res);
+
 #endif
