@@ -1,7 +1,6 @@
 /* libshloc_mpi.so: the MPI calls of the MPI transport behind the plain C
  * table of src/exec/collectives/mpi_abi.h.  Only this file includes mpi.h,
  * so only this plugin links MPI. */
-#include <limits.h>
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -14,7 +13,6 @@
 
 struct shloc_mpi_req {
   int n;
-  bool collective; /* may be neither cancelled nor freed while pending */
   MPI_Request r[];
 };
 
@@ -92,20 +90,6 @@ static int shim_irecv(void *comm, void *buf, size_t bytes, int src, int tag, shl
   return p2p(false, comm, buf, bytes, src, tag, out);
 }
 
-static int shim_iallgather(void *comm, const void *mine, size_t bytes, void *all, shloc_mpi_req **out) {
-  if (bytes > INT_MAX) return MPI_ERR_COUNT;
-  shloc_mpi_req *q = req_new(1);
-  if (!q) return MPI_ERR_NO_MEM;
-  q->collective = true;
-  int rc = MPI_Iallgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, *(MPI_Comm *)comm, &q->r[0]);
-  if (rc) {
-    free(q);
-    return rc;
-  }
-  *out = q;
-  return 0;
-}
-
 static int shim_test(shloc_mpi_req *q) {
   int flag = 0;
   int rc = MPI_Testall(q->n, q->r, &flag, MPI_STATUSES_IGNORE);
@@ -116,7 +100,6 @@ static int shim_test(shloc_mpi_req *q) {
 }
 
 static void shim_cancel(shloc_mpi_req *q) {
-  if (q->collective) return; /* left pending: the caller keeps its buffers */
   for (int i = 0; i < q->n; i++)
     if (q->r[i] != MPI_REQUEST_NULL) {
       MPI_Cancel(&q->r[i]);
@@ -138,7 +121,7 @@ static void shim_error_string(int code, char *buf, size_t n) {
 
 static const shloc_mpi_abi shim = {SHLOC_MPI_ABI_VERSION, shim_init,   shim_finalize,   shim_abort,
                                    shim_split,            shim_comm_free, shim_isend,   shim_irecv,
-                                   shim_iallgather,       shim_test,   shim_cancel,     shim_error_string};
+                                   shim_test,             shim_cancel, shim_error_string};
 
 __attribute__((visibility("default"))) const shloc_mpi_abi *shloc_mpi_abi_v1(void);
 const shloc_mpi_abi *shloc_mpi_abi_v1(void) { return &shim; }

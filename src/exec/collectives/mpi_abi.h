@@ -33,12 +33,9 @@ typedef struct {
   int (*isend)(void *comm, const void *buf, size_t bytes, int dest, int tag, shloc_mpi_req **out);
   /* src may be SHLOC_MPI_ANY_SOURCE. */
   int (*irecv)(void *comm, void *buf, size_t bytes, int src, int tag, shloc_mpi_req **out);
-  /* Every rank of comm contributes `bytes`; all receives them by rank. */
-  int (*iallgather)(void *comm, const void *mine, size_t bytes, void *all, shloc_mpi_req **out);
   /* 1 and frees the request when it completed, 0 while pending, < 0 on error. */
   int (*test)(shloc_mpi_req *r);
-  /* Cancels a pending send or receive and frees it; a pending collective
-   * stays (its buffers must outlive the job). */
+  /* Cancels a pending request and frees it. */
   void (*cancel)(shloc_mpi_req *r);
   void (*error_string)(int code, char *buf, size_t n);
 } shloc_mpi_abi;

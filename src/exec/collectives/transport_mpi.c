@@ -33,9 +33,12 @@
 #define END_KIND UINT32_MAX      /* signature of a device whose program ended */
 #define NOTICE_TAG 0 /* results of a grid go on the notice communicator with tags 1.. */
 #define RESULT_TAG(i) (1 + (int)((i) % 30000))
+#define SIG_TAG 30001 /* on the run communicator, beside the operand tags (< 30000) */
+#define DATA_TAG(k) ((int)((k) % 30000))
 #define DEFAULT_TIMEOUT_S 300
-/* all_reduce moves at most this many bytes per device and step (bounds scratch). */
-#define REDUCE_CHUNK_BYTES ((size_t)64 << 20)
+/* all_reduce moves at most this many bytes per device and step (bounds
+ * scratch); $SHLOC_MPI_REDUCE_STEP sets it (tests use small steps). */
+#define REDUCE_STEP_BYTES ((size_t)64 << 20)
 
 typedef struct {
   int32_t rank;
@@ -47,6 +50,7 @@ struct shloc_mpi {
   const shloc_mpi_abi *abi;
   int rank, size;
   unsigned timeout_s;
+  size_t reduce_step;       /* bytes */
   void *notice_comm;
   shloc_mpi_req *notice_rx; /* the standing receive of a peer's notice */
   notice rx, tx;
@@ -54,7 +58,7 @@ struct shloc_mpi {
   int failed;               /* first rank known to have failed, or -1 */
   void *run_comm;           /* ranks [0, run_n) of the last grid */
   uint32_t run_n;
-  struct sig *sigs;         /* one per rank, and this rank's: kept to the end (a stopped exchange may still use them) */
+  struct sig *sigs;         /* the signatures of the last collective, by rank, then this rank's */
 };
 
 typedef struct sig {
@@ -155,11 +159,24 @@ static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me
   if (m->failed >= 0) return peer_failed(w, op);
   sig mine = {me ? (uint32_t)me->kind : END_KIND, me ? me->n : 0, me ? me->seq : 0, me ? sizes_hash(me) : 0};
   m->sigs[m->size] = mine;
-  shloc_mpi_req *r;
-  int rc = m->abi->iallgather(m->run_comm, &m->sigs[m->size], sizeof mine, m->sigs, &r);
-  if (rc) return mpi_fail(m, op, rc, "signature exchange");
-  int any = -1;
-  ST_TRY(wait_all(w, op, &r, &any, 1));
+  m->sigs[w->dev] = mine;
+  /* Point to point rather than an all-gather: a timeout can name the device missing. */
+  shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
+  int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
+  shl_status st = reqs && peer ? NULL : st_oom();
+  uint32_t q = 0;
+  for (uint32_t d = 0; !st && d < w->n; d++) {
+    if (d == w->dev) continue;
+    peer[q] = (int)d;
+    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, (int)d, SIG_TAG, &reqs[q++]);
+    peer[q] = (int)d;
+    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, (int)d, SIG_TAG, &reqs[q++]);
+    if (rc) st = mpi_fail(m, op, rc, "signature exchange");
+  }
+  if (!st) st = wait_all(w, op, reqs, peer, q);
+  free(reqs);
+  free(peer);
+  if (st) return st;
   const sig *s0 = &m->sigs[0];
   for (uint32_t d = 1; d < w->n; d++) {
     const sig *s = &m->sigs[d];
@@ -229,7 +246,7 @@ static shl_status mpi_exchange(coll_world *cw, uint32_t dev, const shl_op *op, c
       off += b->nbytes;
       w->bufp[(size_t)i * me->n + k] = b;
       peer[q] = (int)me->from[i];
-      int rc = m->abi->irecv(m->run_comm, b->data, b->nbytes, peer[q], (int)k, &reqs[q]);
+      int rc = m->abi->irecv(m->run_comm, b->data, b->nbytes, peer[q], DATA_TAG(k), &reqs[q]);
       if (rc) st = mpi_fail(m, op, rc, "receive");
       q++;
     }
@@ -237,7 +254,7 @@ static shl_status mpi_exchange(coll_world *cw, uint32_t dev, const shl_op *op, c
   for (uint32_t i = 0; !st && i < nt; i++)
     for (uint32_t k = 0; !st && k < me->n; k++) {
       peer[q] = (int)me->to[i];
-      int rc = m->abi->isend(m->run_comm, me->bufs[k]->data, me->bufs[k]->nbytes, peer[q], (int)k, &reqs[q]);
+      int rc = m->abi->isend(m->run_comm, me->bufs[k]->data, me->bufs[k]->nbytes, peer[q], DATA_TAG(k), &reqs[q]);
       if (rc) st = mpi_fail(m, op, rc, "send");
       q++;
     }
@@ -346,7 +363,7 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
       st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has a different size than its operand", k);
       break;
     }
-    int64_t step = (int64_t)(REDUCE_CHUNK_BYTES / (es ? es : 1)) * g;
+    int64_t step = (int64_t)(w->m->reduce_step / (es ? es : 1) + 1) * g;
     int64_t span = in->n < step ? in->n : step;
     w->scratch = malloc((size_t)(span / g + 1) * es * g + 1);
     if (!w->scratch) {
@@ -493,6 +510,8 @@ shloc_status shloc_mpi_open(int *argc, char ***argv, shloc_mpi **out) {
   m->failed = -1;
   const char *t = getenv("SHLOC_MPI_TIMEOUT");
   m->timeout_s = t && atoi(t) > 0 ? (unsigned)atoi(t) : DEFAULT_TIMEOUT_S;
+  const char *rs = getenv("SHLOC_MPI_REDUCE_STEP");
+  m->reduce_step = rs && atol(rs) > 0 ? (size_t)atol(rs) : REDUCE_STEP_BYTES;
   int rc = abi->init(argc, argv, &m->rank, &m->size);
   if (!rc && !(m->sigs = calloc((size_t)m->size + 1, sizeof *m->sigs))) rc = -1;
   if (!rc) rc = abi->split(0, m->rank, &m->notice_comm);
