@@ -2,10 +2,10 @@
  * first n_devices world ranks; MPI itself sits in libshloc_mpi.so
  * (mpi_abi.h), loaded on demand.
  *
- * Each collective starts with a signature exchange among all devices
- * (op kind, collective count, operand sizes), so devices running different
- * collectives, or one whose program ended, are reported instead of waiting
- * on messages that never come.  Then point-to-point messages follow the
+ * Each collective starts with a signature exchange (op kind, operand count
+ * and sizes) among the devices of its process group, so devices running
+ * different collectives, or one whose program ended, are reported instead
+ * of waiting on messages that never come.  Then point-to-point messages follow the
  * routes collectives.c computed (whose operands each device reads), so a
  * permute is one send/receive pair and a broadcast only leaves the root;
  * messages go directly between device ranks, which needs no communicator
@@ -150,58 +150,85 @@ static const char *kind_name(uint32_t kind) {
   return kind == END_KIND ? "the end of its program" : kind < OP_COUNT ? shl_op_table[kind].name : "?";
 }
 
-/* Exchanges this device's signature with every device and checks that all
- * run the same collective, and that the devices it exchanges operands with
- * pass the same sizes.  The same comparison on every rank, so all report
- * alike. */
+/* The devices this one meets in a collective: its process group and
+ * whoever it exchanges operands with (me NULL: the end of its program,
+ * where it meets every device of the run).  Ascending ids, self excluded. */
+static uint32_t meeting(const mpi_world *w, const coll_entry *me, bool *mark, uint32_t *ids) {
+  memset(mark, 0, w->n * sizeof *mark);
+  if (!me)
+    for (uint32_t d = 0; d < w->n; d++) mark[d] = true;
+  for (uint32_t i = 0; me && i < me->group_n + me->n_from + me->n_to; i++) {
+    uint32_t d = i < me->group_n ? me->group[i]
+                 : i < me->group_n + me->n_from ? me->from[i - me->group_n]
+                                                : me->to[i - me->group_n - me->n_from];
+    if (d < w->n) mark[d] = true;
+  }
+  mark[w->dev] = false;
+  uint32_t n = 0;
+  for (uint32_t d = 0; d < w->n; d++)
+    if (mark[d]) ids[n++] = d;
+  return n;
+}
+
+/* Exchanges this device's signature with the devices it meets (as the
+ * reference keys a rendezvous by process group, so disjoint groups may run
+ * different collectives) and checks that they run the same collective with
+ * operands of the same sizes.  A device that ended its program meets every
+ * device, so one still waiting for it learns that it ended. */
 static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me) {
   shloc_mpi *m = w->m;
   if (m->failed >= 0) return peer_failed(w, op);
   sig mine = {me ? (uint32_t)me->kind : END_KIND, me ? me->n : 0, me ? me->seq : 0, me ? sizes_hash(me) : 0};
   m->sigs[m->size] = mine;
   m->sigs[w->dev] = mine;
-  /* Point to point rather than an all-gather: a timeout can name the device missing. */
+  bool *mark = malloc(w->n * sizeof *mark + 1);
+  uint32_t *ids = malloc(w->n * sizeof *ids + 1);
   shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
   int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
-  shl_status st = reqs && peer ? NULL : st_oom();
-  uint32_t q = 0;
-  for (uint32_t d = 0; !st && d < w->n; d++) {
-    if (d == w->dev) continue;
-    peer[q] = (int)d;
-    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, (int)d, SIG_TAG, &reqs[q++]);
-    peer[q] = (int)d;
-    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, (int)d, SIG_TAG, &reqs[q++]);
+  shl_status st = mark && ids && reqs && peer ? NULL : st_oom();
+  uint32_t q = 0, n = st ? 0 : meeting(w, me, mark, ids);
+  /* Point to point rather than an all-gather: a timeout can name the device missing. */
+  for (uint32_t i = 0; !st && i < n; i++) {
+    int d = (int)ids[i];
+    peer[q] = d;
+    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, d, SIG_TAG, &reqs[q++]);
+    peer[q] = d;
+    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, d, SIG_TAG, &reqs[q++]);
     if (rc) st = mpi_fail(m, op, rc, "signature exchange");
   }
   if (!st) st = wait_all(w, op, reqs, peer, q);
-  free(reqs);
-  free(peer);
-  if (st) return st;
-  const sig *s0 = &m->sigs[0];
-  for (uint32_t d = 1; d < w->n; d++) {
+  /* Compared with the lowest device that takes part, so all report alike. */
+  uint32_t ref = n && ids[0] < w->dev ? ids[0] : w->dev, np = w->base.n_part;
+  const sig *s0 = &m->sigs[ref];
+  for (uint32_t i = 0; !st && i <= n; i++) {
+    uint32_t d = i < n ? ids[i] : w->dev;
     const sig *s = &m->sigs[d];
-    if (s->kind == s0->kind && s->n == s0->n && (s->kind == END_KIND || s->seq == s0->seq)) continue;
+    if (s->kind == s0->kind && s->n == s0->n) continue;
     if (s0->kind == END_KIND || s->kind == END_KIND) {
-      uint32_t ended = s0->kind == END_KIND ? 0 : d, np = w->base.n_part;
-      return op_error(op, SHLOC_ERR_RUNTIME,
-                      "device #%u (replica %u, partition %u) ended its program without reaching this collective "
-                      "('%s', collective #%llu on device #%u)",
-                      ended, ended / np, ended % np, kind_name(m->sigs[ended ? 0 : d].kind),
-                      (unsigned long long)m->sigs[ended ? 0 : d].seq, ended ? 0 : d);
-    }
-    return op_error(op, SHLOC_ERR_RUNTIME,
-                    "devices disagree on collective #%llu: device #0 runs '%s' with %u operands, device #%u runs '%s' "
+      uint32_t ended = s0->kind == END_KIND ? ref : d, other = ended == d ? ref : d;
+      st = op_error(op, SHLOC_ERR_RUNTIME,
+                    "device #%u (replica %u, partition %u) ended its program without reaching this collective "
+                    "('%s', collective #%llu on device #%u)",
+                    ended, ended / np, ended % np, kind_name(m->sigs[other].kind),
+                    (unsigned long long)m->sigs[other].seq, other);
+    } else {
+      st = op_error(op, SHLOC_ERR_RUNTIME,
+                    "devices disagree on collective #%llu: device #%u runs '%s' with %u operands, device #%u runs '%s' "
                     "with %u operands (its collective #%llu)",
-                    (unsigned long long)s0->seq, kind_name(s0->kind), s0->n, d, kind_name(s->kind), s->n,
+                    (unsigned long long)s0->seq, ref, kind_name(s0->kind), s0->n, d, kind_name(s->kind), s->n,
                     (unsigned long long)s->seq);
+    }
   }
-  if (!me) return NULL;
-  for (uint32_t i = 0; i < me->n_from + me->n_to; i++) {
+  for (uint32_t i = 0; !st && me && i < me->n_from + me->n_to; i++) {
     uint32_t d = i < me->n_from ? me->from[i] : me->to[i - me->n_from];
     if (m->sigs[d].sizes != mine.sizes)
-      return op_error(op, SHLOC_ERR_RUNTIME, "devices #%u and #%u pass operands of different sizes", w->dev, d);
+      st = op_error(op, SHLOC_ERR_RUNTIME, "devices #%u and #%u pass operands of different sizes", w->dev, d);
   }
-  return NULL;
+  free(mark);
+  free(ids);
+  free(reqs);
+  free(peer);
+  return st;
 }
 
 /* ---- the transport ---- */
