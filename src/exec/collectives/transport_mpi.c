@@ -75,6 +75,8 @@ typedef struct {
   shl_buf *bufs;        /* their operands (scratch data) */
   shl_buf **bufp;
   void *scratch;
+  void *reduce_buf;     /* all_reduce scratch, kept from call to call (fresh pages cost page faults) */
+  size_t reduce_cap;
 } mpi_world;
 
 /* ---- waiting ---- */
@@ -329,6 +331,7 @@ static void mpi_free(coll_world *cw) {
   mpi_world *w = (mpi_world *)cw;
   if (!w) return;
   scratch_free(w);
+  free(w->reduce_buf);
   free(w->all);
   free(w->got);
   free(w);
@@ -345,7 +348,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   uint32_t g = me->group_n, pos = me->pos;
   size_t es = dtype_bytes(in->dtype);
   int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
-  uint8_t *scratch = w->scratch, *dst = (uint8_t *)out_data + c0 * es;
+  uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
   uint32_t q = 0;
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
@@ -392,17 +395,21 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
     }
     int64_t step = (int64_t)(w->m->reduce_step / (es ? es : 1) + 1) * g;
     int64_t span = in->n < step ? in->n : step;
-    w->scratch = malloc((size_t)(span / g + 1) * es * g + 1);
-    if (!w->scratch) {
-      st = st_oom_size("all_reduce buffers", (size_t)(span / g + 1) * es * g);
-      break;
+    size_t need = (size_t)(span / g + 1) * es * g;
+    if (need > w->reduce_cap) {
+      free(w->reduce_buf);
+      w->reduce_cap = 0;
+      if (!(w->reduce_buf = malloc(need))) {
+        st = st_oom_size("all_reduce buffers", need);
+        break;
+      }
+      w->reduce_cap = need;
     }
     for (int64_t off = 0; !st && off < in->n; off += step) {
       int64_t len = in->n - off < step ? in->n - off : step;
       st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, fold,
                        reqs, peer);
     }
-    scratch_free(w);
   }
   free(reqs);
   free(peer);
