@@ -11,6 +11,8 @@ src=${SHLOC_SOURCE_DIR:-$(dirname "$0")/../..}/tests/interpret
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# The CLI (and libshloc) load MPI only through the plugin.
+if command -v ldd >/dev/null; then ldd "$SHLOC" | grep -q libmpi && fail "shloc links libmpi"; fi
 # $1: ranks; writes the chunks whose run_parallel grid has at most $1 devices.
 fit() {
   awk -v max="$1" -v out="$tmp/fit$1.mlir" '
