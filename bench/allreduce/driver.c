@@ -95,9 +95,9 @@ static int run_mpi(void) {
         double t0 = now_s();
         for (int i = 0; i < iters; i++) {
           if (which == 0) {
-            coll_entry me = {.kind = OP_ALL_REDUCE, .seq = seq++, .n = 1, .bufs = &inp, .group = group,
-                             .group_n = (uint32_t)size, .pos = dev, .from = group, .to = group};
-            st = w->t->all_reduce(w, dev, op, &me, &outp, &(coll_fold){fold_add, NULL});
+            coll_entry me = {.kind = OP_ALL_REDUCE, .seq = seq++, .n = 1, .bufs = &inp, .ids = group,
+                             .n_ids = (uint32_t)size, .pos = dev, .from = group, .to = group};
+            st = w->all_reduce(w, dev, op, &me, &outp, &(coll_fold){fold_add, NULL});
             if (st) {
               fprintf(stderr, "rank %d: %s\n", rank, shloc_status_message(st));
               return 1;

@@ -17,6 +17,7 @@ typedef struct {
   uint32_t n, pos;              /* group size (0: in no group) and place */
   coll_mode mode;
   uint32_t n_rep, n_part, replica, partition;
+  uint32_t self;                /* replica * n_part + partition */
 } coll_view;
 
 typedef shl_status (*coll_fn)(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out);
@@ -51,6 +52,7 @@ static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   v.n_part = pr ? pr->world->n_part : 1;
   v.replica = pr ? pr->replica : 0;
   v.partition = pr ? pr->partition : 0;
+  v.self = v.replica * v.n_part + v.partition;
   ST_TRY(coll_mode_of(op, &v.mode));
   size_t nd = (size_t)v.n_rep * v.n_part;
   uint32_t *ids = malloc(3 * nd * sizeof *ids);
@@ -63,9 +65,9 @@ static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
     coll_world *w = pr->world;
     uint32_t dev = v.replica * v.n_part + v.partition;
     st = route(po, &v, in, ids + nd, ids + 2 * nd, &me);
-    if (!st && reduce_in_transport && w->t->all_reduce && v.n) {
+    if (!st && reduce_in_transport && w->all_reduce && v.n) {
       fold_ctx fc = {ec, po};
-      st = w->t->all_reduce(w, dev, op, &me, out, &(coll_fold){fold_region, &fc});
+      st = w->all_reduce(w, dev, op, &me, out, &(coll_fold){fold_region, &fc});
     } else if (!st) {
       st = w->t->exchange(w, dev, op, &me, &v.all);
       if (!st) st = fn(ec, po, &v, out);
@@ -393,8 +395,8 @@ static void add_once(uint32_t *set, uint32_t *n, int64_t d, uint32_t self) {
 static shl_status route(const plan_op *po, const coll_view *v, shl_buf *const *in, uint32_t *from, uint32_t *to,
                         coll_entry *me) {
   uint32_t self = v->replica * v->n_part + v->partition;
-  me->group = v->ids;
-  me->group_n = v->n;
+  me->ids = v->n ? v->ids : &v->self;
+  me->n_ids = v->n ? v->n : 1;
   me->pos = v->pos;
   me->from = from;
   me->to = to;

@@ -120,7 +120,7 @@ static void threads_free(coll_world *w) {
 }
 
 static const coll_transport threads_transport = {threads_exchange, threads_release, threads_leave, threads_failed,
-                                                 threads_free,     NULL};
+                                                 threads_free};
 
 coll_world *coll_threads_new(uint32_t n_rep, uint32_t n_part, unsigned timeout_s) {
   threads_world *tw = calloc(1, sizeof *tw);

@@ -20,12 +20,13 @@ typedef struct {
   uint64_t seq;           /* the device's collective count, idem */
   uint32_t n;             /* operand buffers */
   shl_buf *const *bufs;
-  /* Routing, for transports that move buffers between processes (the thread
-   * transport shares memory and ignores it): the device's process group in
-   * order and its place (group_n = 0: in no group), the devices whose
-   * buffers it reads and those that read its buffers. */
-  const uint32_t *group;
-  uint32_t group_n, pos;
+  /* The devices that meet (flattened ids, in process-group order; a device
+   * in no group meets only itself) and this device's place among them. */
+  const uint32_t *ids;
+  uint32_t n_ids, pos;
+  /* Routing, for transports that move buffers between processes (the
+   * thread transport shares memory and ignores it): the devices whose
+   * buffers this one reads and those that read its buffers. */
   const uint32_t *from, *to;
   uint32_t n_from, n_to;
 } coll_entry;
@@ -48,17 +49,17 @@ typedef struct {
   /* The first device that failed, or -1. */
   int64_t (*failed_device)(coll_world *w);
   void (*free)(coll_world *w);
+} coll_transport;
+
+struct coll_world {
+  const coll_transport *t;
+  uint32_t n_rep, n_part;
   /* Optional (NULL: exchange, fold locally, release): an all_reduce whose
    * data movement the transport does itself.  out[k] = fold of the group's
    * operand k, left to right in group order, element by element, exactly as
    * the local fold computes it. */
   shl_status (*all_reduce)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine, shl_buf *const *out,
                            const coll_fold *fold);
-} coll_transport;
-
-struct coll_world {
-  const coll_transport *t;
-  uint32_t n_rep, n_part;
 };
 
 /* The thread transport for n_rep x n_part devices in this process

@@ -159,10 +159,10 @@ static uint32_t meeting(const mpi_world *w, const coll_entry *me, bool *mark, ui
   memset(mark, 0, w->n * sizeof *mark);
   if (!me)
     for (uint32_t d = 0; d < w->n; d++) mark[d] = true;
-  for (uint32_t i = 0; me && i < me->group_n + me->n_from + me->n_to; i++) {
-    uint32_t d = i < me->group_n ? me->group[i]
-                 : i < me->group_n + me->n_from ? me->from[i - me->group_n]
-                                                : me->to[i - me->group_n - me->n_from];
+  for (uint32_t i = 0; me && i < me->n_ids + me->n_from + me->n_to; i++) {
+    uint32_t d = i < me->n_ids ? me->ids[i]
+                 : i < me->n_ids + me->n_from ? me->from[i - me->n_ids]
+                                              : me->to[i - me->n_ids - me->n_from];
     if (d < w->n) mark[d] = true;
   }
   mark[w->dev] = false;
@@ -345,7 +345,7 @@ static int64_t chunk_start(int64_t n, uint32_t g, uint32_t j) { return (int64_t)
 static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *me, const shl_buf *in, void *in_data,
                               void *out_data, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer) {
   shloc_mpi *m = w->m;
-  uint32_t g = me->group_n, pos = me->pos;
+  uint32_t g = me->n_ids, pos = me->pos;
   size_t es = dtype_bytes(in->dtype);
   int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
   uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
@@ -353,10 +353,10 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
     int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, scratch + (size_t)j * stride * es, (size_t)cn * es, (int)me->group[j], 0, &reqs[q]);
-    peer[q++] = (int)me->group[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->group[j], 0, &reqs[q]);
-    peer[q++] = (int)me->group[j];
+    int rc = m->abi->irecv(m->run_comm, scratch + (size_t)j * stride * es, (size_t)cn * es, (int)me->ids[j], 0, &reqs[q]);
+    peer[q++] = (int)me->ids[j];
+    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[q]);
+    peer[q++] = (int)me->ids[j];
     if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
   }
   ST_TRY(wait_all(w, op, reqs, peer, q));
@@ -368,10 +368,10 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
     int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->group[j], 1, &reqs[q]);
-    peer[q++] = (int)me->group[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->group[j], 1, &reqs[q]);
-    peer[q++] = (int)me->group[j];
+    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[q]);
+    peer[q++] = (int)me->ids[j];
+    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[q]);
+    peer[q++] = (int)me->ids[j];
     if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
   }
   return wait_all(w, op, reqs, peer, q);
@@ -382,7 +382,7 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
   mpi_world *w = (mpi_world *)cw;
   (void)dev;
   ST_TRY(check_sig(w, op, me));
-  uint32_t g = me->group_n;
+  uint32_t g = me->n_ids;
   shloc_mpi_req **reqs = calloc(2 * (size_t)g + 1, sizeof *reqs);
   int *peer = malloc((2 * (size_t)g + 1) * sizeof *peer);
   shl_status st = reqs && peer ? NULL : st_oom();
@@ -416,8 +416,11 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
   return st;
 }
 
-static const coll_transport mpi_transport = {mpi_exchange, mpi_release,    mpi_leave,
-                                             mpi_failed_device, mpi_free, mpi_all_reduce};
+static const coll_transport mpi_transport = {.exchange = mpi_exchange,
+                                             .release = mpi_release,
+                                             .leave = mpi_leave,
+                                             .failed_device = mpi_failed_device,
+                                             .free = mpi_free};
 
 /* ---- a grid on the world ---- */
 
@@ -442,6 +445,7 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
   mpi_world *w = calloc(1, sizeof *w);
   if (!w) return st_oom();
   w->base.t = &mpi_transport;
+  w->base.all_reduce = mpi_all_reduce;
   w->base.n_rep = n_rep;
   w->base.n_part = n_part;
   w->m = m;
