@@ -70,8 +70,7 @@ static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
       st = w->all_reduce(w, dev, op, &me, out, &(coll_fold){fold_region, &fc});
     } else if (!st) {
       st = w->t->exchange(w, dev, op, &me, &v.all);
-      if (!st) st = fn(ec, po, &v, out);
-      if (!st) st = w->t->release(w, dev, op);
+      if (!st) st = coll_finish(w, dev, op, fn(ec, po, &v, out));
     }
   } else if (!st) {
     v.all = self;

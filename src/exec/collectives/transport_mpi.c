@@ -75,6 +75,7 @@ typedef struct {
   shl_buf *bufs;        /* their operands (scratch data) */
   shl_buf **bufp;
   void *scratch;
+  uint32_t *meet, n_meet; /* the devices the last collective met (check_sig) */
   void *reduce_buf;     /* all_reduce scratch, kept from call to call (fresh pages cost page faults) */
   size_t reduce_cap;
 } mpi_world;
@@ -157,7 +158,7 @@ static const char *kind_name(uint32_t kind) {
  * where it meets every device of the run).  Ascending ids, self excluded. */
 static uint32_t meeting(const mpi_world *w, const coll_entry *me, bool *mark, uint32_t *ids) {
   memset(mark, 0, w->n * sizeof *mark);
-  if (!me)
+  if (!me || !me->n_ids)
     for (uint32_t d = 0; d < w->n; d++) mark[d] = true;
   for (uint32_t i = 0; me && i < me->n_ids + me->n_from + me->n_to; i++) {
     uint32_t d = i < me->n_ids ? me->ids[i]
@@ -184,11 +185,11 @@ static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me
   m->sigs[m->size] = mine;
   m->sigs[w->dev] = mine;
   bool *mark = malloc(w->n * sizeof *mark + 1);
-  uint32_t *ids = malloc(w->n * sizeof *ids + 1);
+  uint32_t *ids = w->meet;
   shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
   int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
-  shl_status st = mark && ids && reqs && peer ? NULL : st_oom();
-  uint32_t q = 0, n = st ? 0 : meeting(w, me, mark, ids);
+  shl_status st = mark && reqs && peer ? NULL : st_oom();
+  uint32_t q = 0, n = w->n_meet = st ? 0 : meeting(w, me, mark, ids);
   /* Point to point rather than an all-gather: a timeout can name the device missing. */
   for (uint32_t i = 0; !st && i < n; i++) {
     int d = (int)ids[i];
@@ -227,7 +228,6 @@ static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me
       st = op_error(op, SHLOC_ERR_RUNTIME, "devices #%u and #%u pass operands of different sizes", w->dev, d);
   }
   free(mark);
-  free(ids);
   free(reqs);
   free(peer);
   return st;
@@ -249,6 +249,12 @@ static shl_status mpi_exchange(coll_world *cw, uint32_t dev, const shl_op *op, c
   mpi_world *w = (mpi_world *)cw;
   shloc_mpi *m = w->m;
   ST_TRY(check_sig(w, op, me));
+  coll_entry routed = *me;
+  if (!me->from && !me->to) { /* not routed: every device that meets reads every other's operands */
+    routed.from = routed.to = w->meet;
+    routed.n_from = routed.n_to = w->n_meet;
+    me = &routed;
+  }
   size_t per = 0; /* bytes of this device's operands, the size of each peer's */
   for (uint32_t k = 0; k < me->n; k++) per += me->bufs[k]->nbytes;
   uint32_t nf = me->n_from, nt = me->n_to, nr = (nf + nt) * me->n;
@@ -334,6 +340,7 @@ static void mpi_free(coll_world *cw) {
   free(w->reduce_buf);
   free(w->all);
   free(w->got);
+  free(w->meet);
   free(w);
 }
 
@@ -453,7 +460,8 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
   w->dev = (uint32_t)m->rank;
   w->all = calloc(n, sizeof *w->all);
   w->got = calloc(n, sizeof *w->got);
-  if (!w->all || !w->got) {
+  w->meet = calloc(n, sizeof *w->meet);
+  if (!w->all || !w->got || !w->meet) {
     mpi_free(&w->base);
     return st_oom();
   }
