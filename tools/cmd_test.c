@@ -11,9 +11,11 @@
 
 #include "cli.h"
 #include "shloc/executable.h"
+#include "shloc/mpi.h"
 
 typedef struct {
   size_t passed, failed, nocheck;
+  shloc_mpi *mpi; /* --mpi: only rank 0 reports, except a failure that started on this rank */
 } test_counts;
 
 /* interpreter.print output goes to stdout. */
@@ -23,13 +25,13 @@ static void print_stdout(void *user, const char *text, size_t len) {
 }
 
 /* Runs function f of m; *checks receives how many checks ran. */
-static shloc_status run_func(shloc_module *m, const shloc_func *f, const char *probe_dir, uint64_t *checks) {
+static shloc_status run_func(shloc_module *m, const shloc_func *f, const char *probe_dir, shloc_mpi *mpi, uint64_t *checks) {
   *checks = 0;
   if (shloc_func_num_args(f))
     return shloc_func_error(f, SHLOC_ERR_INVALID_ARG,
                             "entry function takes arguments; shloc test runs functions without arguments");
   shloc_executable *x = NULL;
-  shloc_executable_options opts = {.print = print_stdout, .probe_dir = probe_dir};
+  shloc_executable_options opts = {.print = print_stdout, .probe_dir = probe_dir, .mpi = mpi};
   shloc_status st = shloc_executable_create_func(m, f, &opts, &x);
   if (!st) {
     size_t n_out = shloc_func_num_results(f);
@@ -51,6 +53,14 @@ static shloc_status run_func(shloc_module *m, const shloc_func *f, const char *p
 /* Prints one test's outcome and counts it. */
 static void report(test_counts *n, bool quiet, const char *path, const char *label, shloc_status st, uint64_t checks,
                    const char *text, size_t len) {
+  bool show = !n->mpi || shloc_mpi_rank(n->mpi) == 0 || (st && shloc_mpi_failed_rank(n->mpi) == shloc_mpi_rank(n->mpi));
+  if (!show) {
+    n->failed += st != NULL;
+    n->passed += !st && checks;
+    n->nocheck += !st && !checks;
+    shloc_status_free(st);
+    return;
+  }
   if (st) {
     n->failed++;
     char *msg = shloc_status_render(st, text, len);
@@ -74,20 +84,21 @@ static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c,
   shloc_status st = shloc_module_parse(ctx, path, c->text, c->len, c->first_line, &m);
   if (!st) st = shloc_module_verify(m);
   const shloc_func *f = NULL;
-  if (!st && (f = shloc_module_entry(m, NULL)) != NULL) st = run_func(m, f, probe_dir, &checks);
+  if (!st && (f = shloc_module_entry(m, NULL)) != NULL) st = run_func(m, f, probe_dir, n->mpi, &checks);
   if (st || f) {
     report(n, quiet, path, chunk_label, st, checks, text, len);
     shloc_module_destroy(m);
     return;
   }
   size_t ran = 0;
-  for (const shloc_func *fn = shloc_module_next_func(m, NULL); fn; fn = shloc_module_next_func(m, fn)) {
+  for (const shloc_func *fn = shloc_module_next_func(m, NULL); fn && !(n->mpi && shloc_mpi_failed_rank(n->mpi) >= 0);
+       fn = shloc_module_next_func(m, fn)) {
     if (shloc_func_is_private(fn) || shloc_func_num_args(fn)) continue;
     char label[256];
     size_t name_len;
     const char *name = shloc_func_name(fn, &name_len);
     snprintf(label, sizeof label, ":@%.*s%s", (int)name_len, name, chunk_label);
-    st = run_func(m, fn, probe_dir, &checks);
+    st = run_func(m, fn, probe_dir, n->mpi, &checks);
     report(n, quiet, path, label, st, checks, text, len);
     ran++;
   }
@@ -104,11 +115,11 @@ static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c,
 
 int cmd_test(int argc, char **argv) {
   cli_paths paths = {0};
-  bool split = false, quiet = false;
+  bool split = false, quiet = false, mpi = false;
   const char *probe_dir = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: shloc test [--split-input-file] [--quiet] [--probe-output-dir DIR] FILE...|DIR...\n\n"
+      printf("usage: shloc test [--split-input-file] [--quiet] [--probe-output-dir DIR] [--mpi] FILE...|DIR...\n\n"
              "Runs each module's entry function (@main, or the only function) with no arguments;\n"
              "a module without @main runs each public function without arguments as a test.\n"
              "Programs check themselves with check.* custom calls and check-dialect ops;\n"
@@ -118,12 +129,15 @@ int cmd_test(int argc, char **argv) {
              "check, then 'N passed, M failed, K without checks'; exit status 1 if anything failed.\n"
              "--probe-output-dir: interpreter.probe writes probe<K>.npy and index.csv into DIR and\n"
              "check.expect_serialized_eq reads them back (without it, probes stay in memory).\n"
+             "--mpi (under mpirun -n N): interpreter.run_parallel runs device (r, p) on rank\n"
+             "r * P + p, ranks beyond the grid idle; every rank gets all results, rank 0 reports.\n"
              "Directories are searched for *.mlir.\n");
       return 0;
     }
     if (strcmp(argv[i], "--split-input-file") == 0) split = true;
     else if (strcmp(argv[i], "--probe-output-dir") == 0 && i + 1 < argc) probe_dir = argv[++i];
     else if (strcmp(argv[i], "--quiet") == 0) quiet = true;
+    else if (strcmp(argv[i], "--mpi") == 0) mpi = true;
     else cli_paths_add(&paths, argv[i]);
   }
   if (!paths.n) {
@@ -133,8 +147,19 @@ int cmd_test(int argc, char **argv) {
   cli_paths_sort(&paths);
   bool tty = isatty(2);
   test_counts n = {0};
+  if (mpi) {
+    shloc_status st = shloc_mpi_open(NULL, NULL, &n.mpi);
+    if (st) {
+      fprintf(stderr, "shloc test: %s\n", shloc_status_message(st));
+      shloc_status_free(st);
+      cli_paths_free(&paths);
+      return 2;
+    }
+    tty = false;
+  }
   shloc_context *ctx = shloc_context_create();
-  for (size_t i = 0; i < paths.n; i++) {
+  /* After a device failure under --mpi the ranks are out of step: stop. */
+  for (size_t i = 0; i < paths.n && !(n.mpi && shloc_mpi_failed_rank(n.mpi) >= 0); i++) {
     const char *path = paths.v[i];
     if (tty) fprintf(stderr, "\r[%zu/%zu] %zu failed ", i + 1, paths.n, n.failed);
     cli_input in;
@@ -147,7 +172,7 @@ int cmd_test(int argc, char **argv) {
     if (tty) fprintf(stderr, "\r\033[K");
     cli_chunk *chunks;
     size_t nc = cli_split(text, len, split, &chunks);
-    for (size_t c = 0; c < nc; c++) {
+    for (size_t c = 0; c < nc && !(n.mpi && shloc_mpi_failed_rank(n.mpi) >= 0); c++) {
       char label[64] = "";
       if (nc > 1) snprintf(label, sizeof label, " (chunk %zu at line %d)", c + 1, chunks[c].first_line);
       test_chunk(ctx, path, &chunks[c], label, text, len, quiet, probe_dir, &n);
@@ -156,8 +181,13 @@ int cmd_test(int argc, char **argv) {
     cli_input_close(&in);
   }
   if (tty) fprintf(stderr, "\r\033[K");
-  printf("%zu passed, %zu failed, %zu without checks\n", n.passed, n.failed, n.nocheck);
+  if (!n.mpi || shloc_mpi_rank(n.mpi) == 0)
+    printf("%zu passed, %zu failed, %zu without checks\n", n.passed, n.failed, n.nocheck);
   shloc_context_destroy(ctx);
   cli_paths_free(&paths);
+  if (n.mpi) {
+    fflush(stdout);
+    shloc_mpi_close(n.mpi, shloc_mpi_failed_rank(n.mpi) >= 0, 1);
+  }
   return n.failed ? 1 : 0;
 }

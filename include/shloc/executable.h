@@ -64,6 +64,7 @@ typedef struct {
   const char *probe_dir;        /* interpreter.probe writes probe<K>.npy + index.csv here; NULL = in memory */
   shloc_print_fn print;         /* interpreter.print output; NULL = the op only passes its operand on */
   void *print_user;
+  struct shloc_mpi *mpi;        /* interpreter.run_parallel one device per MPI rank (shloc/mpi.h); NULL = threads */
 } shloc_executable_options;
 /* Plans function `f` of a verified module (shloc_module_entry and
  * shloc_module_next_func find one; `opts` may be NULL).  Unlike

@@ -54,7 +54,8 @@ shloc_status shloc_executable_create_func(shloc_module *m, const shloc_func *f, 
     cfg = (exec_config){.registry = (ffi_registry *)opts->registry,
                         .probe_dir = opts->probe_dir,
                         .print = opts->print,
-                        .print_user = opts->print_user};
+                        .print_user = opts->print_user,
+                        .mpi = opts->mpi};
   return executable_create(m, (const shl_op *)f, &cfg, out); /* a shloc_func is its func.func op */
 }
 

@@ -55,6 +55,7 @@ typedef struct {
    * NULL = the op only passes its operand through. */
   void (*print)(void *user, const char *text, size_t len);
   void *print_user;
+  struct shloc_mpi *mpi;  /* run interpreter.run_parallel one device per MPI rank (shloc/mpi.h); NULL = threads */
 } exec_config;
 
 

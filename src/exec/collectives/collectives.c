@@ -17,13 +17,34 @@ typedef struct {
   uint32_t n, pos;              /* group size (0: in no group) and place */
   coll_mode mode;
   uint32_t n_rep, n_part, replica, partition;
+  uint32_t self;                /* replica * n_part + partition */
 } coll_view;
 
 typedef shl_status (*coll_fn)(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out);
 
 static shl_buf *const *member(const coll_view *v, uint32_t j) { return v->all[v->ids[j]]->bufs; }
+/* This device's operands (also when it is in no group). */
+static shl_buf *const *own(const coll_view *v) { return v->all[v->replica * v->n_part + v->partition]->bufs; }
 
-static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out, coll_fn fn) {
+static shl_status route(const plan_op *po, const coll_view *v, shl_buf *const *in, uint32_t *from, uint32_t *to,
+                        coll_entry *me);
+
+/* The reduction region as a coll_fold (for transports that fold themselves). */
+typedef struct {
+  exec_ctx *ec;
+  const plan_op *po;
+} fold_ctx;
+
+static shl_status combine(exec_ctx *ec, const plan_op *po, shl_dtype t, void *dst, const void *src, int64_t n);
+
+static shl_status fold_region(void *ctx, shl_dtype t, void *dst, const void *src, int64_t n) {
+  fold_ctx *c = ctx;
+  return combine(c->ec, c->po, t, dst, src, n);
+}
+
+/* reduce_in_transport: an all_reduce the transport may move itself. */
+static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out, coll_fn fn,
+                           bool reduce_in_transport) {
   const shl_op *op = po->op;
   const struct exec_process *pr = ec->proc;
   coll_view v = {0};
@@ -31,20 +52,26 @@ static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   v.n_part = pr ? pr->world->n_part : 1;
   v.replica = pr ? pr->replica : 0;
   v.partition = pr ? pr->partition : 0;
+  v.self = v.replica * v.n_part + v.partition;
   ST_TRY(coll_mode_of(op, &v.mode));
-  uint32_t *ids = malloc((size_t)v.n_rep * v.n_part * sizeof *ids);
+  size_t nd = (size_t)v.n_rep * v.n_part;
+  uint32_t *ids = malloc(3 * nd * sizeof *ids);
   if (!ids) return st_oom();
   v.ids = ids;
   shl_status st = coll_group(op, v.mode, v.n_rep, v.n_part, v.replica, v.partition, ids, &v.n, &v.pos);
-  uint32_t dev = v.replica * v.n_part + v.partition;
-  /* A device in no group meets nobody (its result needs no peer). */
-  coll_entry me = {.kind = op_id(op), .seq = pr ? (*pr->seq)++ : 0, .n = po->n_in, .bufs = in, .ids = v.n ? ids : &dev,
-                   .n_ids = v.n ? v.n : 1};
+  coll_entry me = {.kind = op_id(op), .seq = pr ? (*pr->seq)++ : 0, .n = po->n_in, .bufs = in};
   const coll_entry *self[1] = {&me};
   if (!st && pr) {
     coll_world *w = pr->world;
-    st = w->t->exchange(w, dev, op, &me, &v.all);
-    if (!st) st = coll_finish(w, dev, op, fn(ec, po, &v, out));
+    uint32_t dev = v.replica * v.n_part + v.partition;
+    st = route(po, &v, in, ids + nd, ids + 2 * nd, &me);
+    if (!st && reduce_in_transport && w->all_reduce && v.n) {
+      fold_ctx fc = {ec, po};
+      st = w->all_reduce(w, dev, op, &me, out, &(coll_fold){fold_region, &fc});
+    } else if (!st) {
+      st = w->t->exchange(w, dev, op, &me, &v.all);
+      if (!st) st = coll_finish(w, dev, op, fn(ec, po, &v, out));
+    }
   } else if (!st) {
     v.all = self;
     st = fn(ec, po, &v, out);
@@ -103,7 +130,7 @@ static shl_status all_reduce_fn(exec_ctx *ec, const plan_op *po, const coll_view
 }
 
 static shl_status all_reduce_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, all_reduce_fn);
+  return coll_run(ec, po, in, out, all_reduce_fn, true);
 }
 
 static shl_status region_prepare(plan_ctx *pc, const shl_op *op, void **params) {
@@ -152,7 +179,7 @@ static shl_status reduce_scatter_fn(exec_ctx *ec, const plan_op *po, const coll_
 }
 
 static shl_status reduce_scatter_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, reduce_scatter_fn);
+  return coll_run(ec, po, in, out, reduce_scatter_fn, false);
 }
 
 const shl_kernel kernel_reduce_scatter = {region_prepare, reduce_scatter_run};
@@ -193,7 +220,7 @@ static shl_status all_gather_fn(exec_ctx *ec, const plan_op *po, const coll_view
 }
 
 static shl_status all_gather_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, all_gather_fn);
+  return coll_run(ec, po, in, out, all_gather_fn, false);
 }
 
 const shl_kernel kernel_all_gather = {NULL, all_gather_run};
@@ -226,7 +253,7 @@ static shl_status all_to_all_fn(exec_ctx *ec, const plan_op *po, const coll_view
 }
 
 static shl_status all_to_all_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, all_to_all_fn);
+  return coll_run(ec, po, in, out, all_to_all_fn, false);
 }
 
 const shl_kernel kernel_all_to_all = {NULL, all_to_all_run};
@@ -245,12 +272,13 @@ static shl_status take(const plan_op *po, const coll_view *v, int64_t dev, shl_b
   return NULL;
 }
 
-static shl_status permute_fn(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out) {
-  (void)ec;
+/* The devices this device receives from and sends to under the op's
+ * source_target_pairs (-1: none). */
+static shl_status permute_peers(const plan_op *po, const coll_view *v, int64_t *src, int64_t *dst) {
   const shl_attr *a = op_attr(po->op, "source_target_pairs");
   bool cross_rep = v->mode == COLL_CROSS_REPLICA;
   uint32_t me = cross_rep ? v->replica : v->partition, limit = cross_rep ? v->n_rep : v->n_part;
-  int64_t src = -1;
+  *src = *dst = -1;
   if (a && a->kind == AT_DENSE && a->type && a->type->rank == 2 && a->type->dims[1] == 2) {
     int64_t n = a->type->dims[0] * 2;
     int64_t *pr = malloc((size_t)(n + 1) * sizeof *pr);
@@ -259,19 +287,28 @@ static shl_status permute_fn(exec_ctx *ec, const plan_op *po, const coll_view *v
     bool ok = attr_as_ints(a, pr, (size_t)n, &got) && got == (size_t)n;
     for (int64_t i = 0; ok && i < n; i += 2) {
       if (pr[i] < 0 || pr[i] >= limit || pr[i + 1] < 0 || pr[i + 1] >= limit) ok = false;
-      else if (pr[i + 1] == me) src = pr[i];
+      else if (pr[i + 1] == me) *src = pr[i];
+      else if (pr[i] == me) *dst = pr[i + 1];
     }
     free(pr);
     if (!ok) return op_error(po->op, SHLOC_ERR_VERIFY, "has source_target_pairs outside [0, %u)", limit);
   } else if (a && !(a->kind == AT_DENSE && a->type && type_num_elements(a->type) == 0)) {
     return op_error(po->op, SHLOC_ERR_VERIFY, "expects source_target_pairs as an Nx2 tensor");
   }
-  if (src >= 0) src = cross_rep ? src * v->n_part + v->partition : v->replica * v->n_part + src;
+  if (*src >= 0) *src = cross_rep ? *src * v->n_part + v->partition : v->replica * v->n_part + *src;
+  if (*dst >= 0) *dst = cross_rep ? *dst * v->n_part + v->partition : v->replica * v->n_part + *dst;
+  return NULL;
+}
+
+static shl_status permute_fn(exec_ctx *ec, const plan_op *po, const coll_view *v, shl_buf *const *out) {
+  (void)ec;
+  int64_t src, dst;
+  ST_TRY(permute_peers(po, v, &src, &dst));
   return take(po, v, src, out);
 }
 
 static shl_status permute_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, permute_fn);
+  return coll_run(ec, po, in, out, permute_fn, false);
 }
 
 const shl_kernel kernel_collective_permute = {NULL, permute_run};
@@ -279,7 +316,7 @@ const shl_kernel kernel_collective_permute = {NULL, permute_run};
 /* With has_dynamic_root the last operand holds, per data operand (or one
  * for all), the place in the group of the device that sends it; otherwise
  * the first device of the group does.  -1: the device is in no group. */
-static shl_status root_of(const plan_op *po, const coll_view *v, uint32_t k, int64_t *dev) {
+static shl_status root_of(const plan_op *po, const coll_view *v, shl_buf *const *mine, uint32_t k, int64_t *dev) {
   *dev = -1;
   if (!v->n) return NULL;
   const shl_attr *a = op_attr(po->op, "has_dynamic_root");
@@ -287,7 +324,7 @@ static shl_status root_of(const plan_op *po, const coll_view *v, uint32_t k, int
     *dev = v->ids[0];
     return NULL;
   }
-  const shl_buf *r = member(v, v->pos)[po->n_in - 1];
+  const shl_buf *r = mine[po->n_in - 1];
   if (r->n != 1 && r->n != po->n_out) return op_error(po->op, SHLOC_ERR_RUNTIME, "expects one root per operand");
   int64_t i = r->n == 1 ? 0 : k, root;
   switch (r->dtype) {
@@ -305,7 +342,7 @@ static shl_status broadcast_fn(exec_ctx *ec, const plan_op *po, const coll_view 
   (void)ec;
   for (uint32_t k = 0; k < po->n_out; k++) {
     int64_t src;
-    ST_TRY(root_of(po, v, k, &src));
+    ST_TRY(root_of(po, v, own(v), k, &src));
     if (src < 0) {
       memset(out[k]->data, 0, out[k]->nbytes);
       continue;
@@ -318,7 +355,7 @@ static shl_status broadcast_fn(exec_ctx *ec, const plan_op *po, const coll_view 
 }
 
 static shl_status broadcast_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, broadcast_fn);
+  return coll_run(ec, po, in, out, broadcast_fn, false);
 }
 
 const shl_kernel kernel_collective_broadcast = {NULL, broadcast_run};
@@ -329,7 +366,7 @@ static shl_status collective_reduce_fn(exec_ctx *ec, const plan_op *po, const co
   ST_TRY(need_group(po, v));
   for (uint32_t k = 0; k < po->n_out; k++) {
     int64_t root;
-    ST_TRY(root_of(po, v, k, &root));
+    ST_TRY(root_of(po, v, own(v), k, &root));
     if (root == (int64_t)v->ids[v->pos]) ST_TRY(reduce_group(ec, po, v, k, 0, out[k]->n, out[k]->data));
     else memset(out[k]->data, 0, out[k]->nbytes);
   }
@@ -337,7 +374,56 @@ static shl_status collective_reduce_fn(exec_ctx *ec, const plan_op *po, const co
 }
 
 static shl_status collective_reduce_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
-  return coll_run(ec, po, in, out, collective_reduce_fn);
+  return coll_run(ec, po, in, out, collective_reduce_fn, false);
 }
 
 const shl_kernel kernel_collective_reduce = {region_prepare, collective_reduce_run};
+
+/* ---- routing (for transports between processes) ---- */
+
+static void add_once(uint32_t *set, uint32_t *n, int64_t d, uint32_t self) {
+  if (d < 0 || d == self) return;
+  for (uint32_t i = 0; i < *n; i++)
+    if (set[i] == d) return;
+  set[(*n)++] = (uint32_t)d;
+}
+
+/* Whose operands this device reads (from) and who reads its own (to):
+ * the group both ways for the symmetric collectives, the pair's ends for a
+ * permute, the roots for a broadcast or a rooted reduce. */
+static shl_status route(const plan_op *po, const coll_view *v, shl_buf *const *in, uint32_t *from, uint32_t *to,
+                        coll_entry *me) {
+  uint32_t self = v->replica * v->n_part + v->partition;
+  me->ids = v->n ? v->ids : &v->self;
+  me->n_ids = v->n ? v->n : 1;
+  me->pos = v->pos;
+  me->from = from;
+  me->to = to;
+  me->n_from = me->n_to = 0;
+  if (op_is(po->op, OP_COLLECTIVE_PERMUTE)) {
+    int64_t src, dst;
+    ST_TRY(permute_peers(po, v, &src, &dst));
+    add_once(from, &me->n_from, src, self);
+    add_once(to, &me->n_to, dst, self);
+    return NULL;
+  }
+  bool rooted = op_is(po->op, OP_COLLECTIVE_BROADCAST) || op_is(po->op, OP_COLLECTIVE_REDUCE);
+  if (!rooted) {
+    for (uint32_t j = 0; j < v->n; j++) {
+      add_once(from, &me->n_from, v->ids[j], self);
+      add_once(to, &me->n_to, v->ids[j], self);
+    }
+    return NULL;
+  }
+  uint32_t *roots = op_is(po->op, OP_COLLECTIVE_BROADCAST) ? from : to, *n_roots = roots == from ? &me->n_from : &me->n_to;
+  uint32_t *others = roots == from ? to : from, *n_others = roots == from ? &me->n_to : &me->n_from;
+  bool is_root = false;
+  for (uint32_t k = 0; k < po->n_out; k++) {
+    int64_t r;
+    ST_TRY(root_of(po, v, in, k, &r));
+    is_root |= r == self;
+    add_once(roots, n_roots, r, self);
+  }
+  for (uint32_t j = 0; is_root && j < v->n; j++) add_once(others, n_others, v->ids[j], self);
+  return NULL;
+}

@@ -23,11 +23,24 @@ typedef struct {
   uint64_t seq;           /* the device's collective count, idem */
   uint32_t n;             /* operand buffers */
   shl_buf *const *bufs;
-  /* The devices that meet (flattened ids, in process-group order); n_ids = 0:
-   * all devices of the run. */
+  /* The devices that meet (flattened ids, in process-group order; a device
+   * in no group meets only itself; n_ids = 0: all devices of the run) and
+   * this device's place among them. */
   const uint32_t *ids;
-  uint32_t n_ids;
+  uint32_t n_ids, pos;
+  /* Routing, for transports that move buffers between processes (the
+   * thread transport shares memory and ignores it): the devices whose
+   * buffers this one reads and those that read its buffers (both NULL: all
+   * the devices that meet). */
+  const uint32_t *from, *to;
+  uint32_t n_from, n_to;
 } coll_entry;
+
+/* dst[i] = body(dst[i], src[i]) for i < n: the op's reduction region. */
+typedef struct {
+  shl_status (*fn)(void *ctx, shl_dtype t, void *dst, const void *src, int64_t n);
+  void *ctx;
+} coll_fold;
 
 typedef struct {
   /* Publishes dev's entry and waits for the entries of its group's devices;
@@ -54,6 +67,12 @@ typedef struct {
 struct coll_world {
   const coll_transport *t;
   uint32_t n_rep, n_part;
+  /* Optional (NULL: exchange, fold locally, release): an all_reduce whose
+   * data movement the transport does itself.  out[k] = fold of the group's
+   * operand k, left to right in group order, element by element, exactly as
+   * the local fold computes it. */
+  shl_status (*all_reduce)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine, shl_buf *const *out,
+                           const coll_fold *fold);
 };
 
 /* The thread transport for n_rep x n_part devices in this process
@@ -61,5 +80,19 @@ struct coll_world {
  * timeout_s bounds a wait for peers (a last resort: faults are reported
  * through leave at once). */
 coll_world *coll_threads_new(uint32_t n_rep, uint32_t n_part, unsigned timeout_s);
+
+/* The MPI transport (transport_mpi.c) for an n_rep x n_part grid on the
+ * ranks of `m` (shloc/mpi.h): device d is rank d; *out = NULL on a rank
+ * beyond the grid (it only receives the results).  Every rank calls it for
+ * the same grids in the same order. */
+struct shloc_mpi;
+shl_status coll_mpi_world_new(struct shloc_mpi *m, uint32_t n_rep, uint32_t n_part, const shl_op *op, coll_world **out,
+                              uint32_t *dev);
+/* Ends a grid run on every rank (w: this rank's world or NULL, own: its
+ * device's status, which is returned): checks that every device ended its
+ * program, then gives every rank every device's results (res[res_off[d] ..
+ * res_off[d + 1]) are device d's). */
+shl_status coll_mpi_finish(struct shloc_mpi *m, coll_world *w, const shl_op *op, shl_status own, uint32_t n_dev,
+                           const uint32_t *res_off, shl_buf *const *res);
 
 #endif

@@ -131,9 +131,33 @@ static void *device_main(void *arg) {
   return NULL;
 }
 
+/* Under MPI this rank runs only its own device (rank = device id); then
+ * every rank receives every device's results, so what follows the grid
+ * (checks) runs alike on all ranks. */
+static shl_status grid_run_mpi(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
+  const grid_params *g = po->params;
+  coll_world *w;
+  uint32_t k = 0;
+  ST_TRY(coll_mpi_world_new(ec->x->cfg.mpi, g->n_rep, g->n_part, po->op, &w, &k));
+  shl_status st = NULL;
+  if (w) {
+    struct grid_feed feed = {.next = 0};
+    pthread_mutex_init(&feed.mu, NULL);
+    grid_device d = {ec, g, k, {k / g->n_part, k % g->n_part, g, &feed, w, NULL}, 0, in, out, NULL};
+    d.proc.seq = &d.seq;
+    device_main(&d);
+    pthread_mutex_destroy(&feed.mu);
+    if (d.st) st = st_annotate(d.st, "on device #%u (replica %u, partition %u)", k, d.proc.replica, d.proc.partition);
+  }
+  st = coll_mpi_finish(ec->x->cfg.mpi, w, po->op, st, g->n_rep * g->n_part, g->res_off, out);
+  if (w) w->t->free(w);
+  return st;
+}
+
 static shl_status grid_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const grid_params *g = po->params;
   uint32_t n = g->n_rep * g->n_part;
+  if (ec->x->cfg.mpi) return grid_run_mpi(ec, po, in, out);
   struct grid_feed feed = {.next = 0};
   grid_device *devs = calloc(n, sizeof *devs);
   pthread_t *th = calloc(n, sizeof *th);
