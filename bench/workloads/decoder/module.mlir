@@ -1,7 +1,8 @@
 // GPT-style pre-LN decoder block: seq 128, d_model 256, 4 heads of 64, MLP 1024.
-// Matrix weights are bf16 and converted to f32 before each dot_general (what
-// JAX exports for f32 activations @ bf16 params); layernorm parameters and
-// biases are f32.  Arguments: x, ln1 gamma/beta, wqkv, wo, ln2 gamma/beta,
+// Matrix weights are bf16: converted to f32 before the dot_general (what JAX
+// exports for f32 activations @ bf16 params), except the MLP's down projection,
+// which rounds the activations to bf16 and accumulates in f32.  Layernorm
+// parameters and biases are f32.  Arguments: x, ln1 gamma/beta, wqkv, wo, ln2 gamma/beta,
 // w1, b1, w2, b2.
 module @jit_decoder attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%x: tensor<128x256xf32>, %g1: tensor<256xf32>, %be1: tensor<256xf32>, %wqkv: tensor<256x768xbf16>, %wo: tensor<256x256xbf16>, %g2: tensor<256xf32>, %be2: tensor<256xf32>, %w1: tensor<256x1024xbf16>, %b1: tensor<1024xf32>, %w2: tensor<1024x256xbf16>, %b2: tensor<256xf32>) -> (tensor<128x256xf32> {jax.result_info = "result"}) {
@@ -91,8 +92,10 @@ module @jit_decoder attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
     %half = stablehlo.constant dense<5.000000e-01> : tensor<128x1024xf32>
     %69 = stablehlo.multiply %68, %half : tensor<128x1024xf32>
     %70 = stablehlo.multiply %61, %69 : tensor<128x1024xf32>
-    %71 = stablehlo.convert %w2 : (tensor<1024x256xbf16>) -> tensor<1024x256xf32>
-    %72 = stablehlo.dot_general %70, %71, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<128x1024xf32>, tensor<1024x256xf32>) -> tensor<128x256xf32>
+    // Down projection in the other form JAX exports, jnp.dot(h.astype(bf16), w2,
+    // preferred_element_type=f32): bf16 operands, f32 result.
+    %71 = stablehlo.convert %70 : (tensor<128x1024xf32>) -> tensor<128x1024xbf16>
+    %72 = stablehlo.dot_general %71, %w2, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<128x1024xbf16>, tensor<1024x256xbf16>) -> tensor<128x256xf32>
     %73 = stablehlo.broadcast_in_dim %b2, dims = [1] : (tensor<256xf32>) -> tensor<128x256xf32>
     %74 = stablehlo.add %72, %73 : tensor<128x256xf32>
     %75 = stablehlo.add %42, %74 : tensor<128x256xf32>

@@ -10,7 +10,11 @@ S, D, H, F = 128, 256, 4, 1024
 HD = D // H
 FLOPS = 2.0 * S * D * (3 * D + D + 2 * F) + 2 * 2.0 * H * S * S * HD
 BYTES = 4.0 * S * D * 2 + 2.0 * D * (3 * D + D + 2 * F) + 4.0 * (4 * D + F + D)
-TOL = [(2e-4, 2e-4)]
+# Without the bf16 rounding of the down projection's activations, float32 is
+# within 3e-6 of float64 here; that rounding flips a few activations by one
+# bf16 step (2^-8 relative) wherever float32 and float64 land on opposite
+# sides of a rounding boundary, which moves outputs by up to ~1.5e-3.
+TOL = [(1e-3, 4e-3)]
 BF16 = {3, 4, 7, 9}                      # argument positions holding bf16 bits
 
 
@@ -51,6 +55,9 @@ def _block(dt, x, g1, be1, wqkv, wo, g2, be2, w1, b1, w2, b2):
     h = x + o.transpose(1, 0, 2).reshape(S, D) @ wo
     m = ln(h, g2, be2) @ w1 + b1
     m = m * (c(0.5) * (c(1) + np.tanh(c(np.sqrt(2 / np.pi)) * (m + c(0.044715) * m * m * m))))
+    # The down projection's operands are bf16 (its activations rounded, via
+    # float32 for the float64 reference), its accumulation f32.
+    m = _f32(_bf16_bits(m.astype(np.float32))).astype(dt)
     return (h + (m @ w2 + b2),)
 
 
