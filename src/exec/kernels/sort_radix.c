@@ -413,12 +413,11 @@ static int slice_sort(rjob *j, int nt, int tid) {
   return R_OK;
 }
 
-static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* Scratch of one slice's sort with nt threads: two item arrays, the
  * permutation, chunk and bucket counters, bucket starts and tasks. */
 static size_t job_bytes(int64_t len, size_t item, int nt, int64_t nc) {
-  return 2 * align64((size_t)len * item) + align64((size_t)len * item / 2) +
+  return 2 * plan_align64((size_t)len * item) + plan_align64((size_t)len * item / 2) +
          ((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t) + 64;
 }
 
@@ -433,11 +432,11 @@ static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *con
   j->fmask = fl ? sign - 1 : 0;
   j->xc = (fl || sgn ? sign : 0) ^ j->flip;
   j->buf[0] = mem;
-  mem += align64((size_t)len * item);
+  mem += plan_align64((size_t)len * item);
   j->buf[1] = mem;
-  mem += align64((size_t)len * item);
+  mem += plan_align64((size_t)len * item);
   j->perm = mem;
-  mem += align64((size_t)len * item / 2);
+  mem += plan_align64((size_t)len * item / 2);
   j->cnt = (uint32_t *)mem;
   j->bcnt = j->cnt + (size_t)nc * NB;
   j->bstart = j->bcnt + (size_t)nt * MAX_BP * NB;
