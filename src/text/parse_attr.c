@@ -371,97 +371,114 @@ static shl_status struct_fields(shl_parser *p, shl_attr *a) {
   return NULL;
 }
 
+/* #alias: a name an `#alias = ...` line defined earlier. */
+static shl_status alias_attr(shl_parser *p, const shl_token *t, const shl_attr **out) {
+  const shl_attr *a = strmap_get(&p->attr_aliases, t->text);
+  if (!a) return parse_error(p, "undefined attribute alias '%.*s'", (int)t->text.n, t->text.p);
+  p_next(p);
+  *out = a;
+  return NULL;
+}
+
+/* ---- structured bodies: p is past the '<'; *out stays NULL for a body of
+ * another shape (the attribute is then kept verbatim), and p->lx is `after`
+ * (past the closing '>') when one is read ---- */
+
+/* #stablehlo<enum_name VALUE> */
+static shl_status enum_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  shl_token k = *p_tok(p);
+  if (k.kind != TK_BARE_ID) return NULL;
+  p_next(p);
+  shl_token v = *p_tok(p);
+  if (v.kind != TK_BARE_ID) return NULL;
+  p_next(p);
+  if (!tok_punct(p_tok(p), '>')) return NULL;
+  p->lx = *after;
+  shl_attr *a = new_attr(p, AT_ENUM);
+  if (!a) return st_oom();
+  a->u.en.dialect = dialect;
+  a->u.en.name = k.text;
+  a->u.en.value = v.text;
+  *out = a;
+  return NULL;
+}
+
+/* #stablehlo.name<field = value, ...> */
+static shl_status struct_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  shl_attr *a = new_attr(p, AT_STRUCT);
+  if (!a) return st_oom();
+  a->u.st.name = dialect;
+  shl_status st = struct_fields(p, a);
+  if (!st && p->lx.p == after->p) *out = a;
+  shloc_status_free(st);
+  return NULL;
+}
+
+/* #stablehlo.conv<[b, 0, 1, f]x[...]->[...]> or <raw field = ...>; other
+ * conv bodies stay verbatim. */
+static shl_status conv_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  const shl_attr *c = NULL;
+  shl_status st;
+  if (tok_punct(p_tok(p), '[')) {
+    st = p_conv_dims(p, &c);
+    if (!st && !tok_punct(p_tok(p), '>')) c = NULL;
+  } else if (p_kw(p, "raw")) {
+    shl_attr *a = new_attr(p, AT_STRUCT);
+    if (!a) return st_oom();
+    a->u.st.name = dialect;
+    st = struct_fields(p, a);
+    if (!st) st = conv_from_raw(p, a, &c);
+  } else {
+    return NULL;
+  }
+  if (!st && c) {
+    p->lx = *after;
+    *out = c;
+  }
+  shloc_status_free(st);
+  return NULL;
+}
+
+/* The dialect attributes shloc reads structurally: Shardy's (and printed
+ * canonically), and StableHLO/CHLO/MHLO enums and structs.  p->lx is
+ * `saved` (at the #name token) on entry. */
+static shl_status structured_body(shl_parser *p, const shl_token *t, shl_str dialect, const shl_lexer *after,
+                                  const shl_attr **out) {
+  if (str_starts(dialect, "sdy")) {
+    ST_TRY(sdy_parse_hash_attr(p, out));
+    if (*out && p->lx.p != after->p)
+      return parse_error(p, "unexpected text at the end of '%.*s'", (int)t->text.n, t->text.p);
+    return NULL;
+  }
+  if (!str_starts(dialect, "stablehlo") && !str_starts(dialect, "chlo") && !str_starts(dialect, "mhlo")) return NULL;
+  p_next(p); /* the #name token */
+  p_next(p); /* '<' */
+  if (!memchr(dialect.p, '.', dialect.n)) return enum_body(p, dialect, after, out);
+  if (!str_eq_c(dialect, "stablehlo.conv")) return struct_body(p, dialect, after, out);
+  return conv_body(p, dialect, after, out);
+}
+
 /* #dialect<...> / #dialect.name<...> / #alias */
 static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
   shl_token t = *p_tok(p);
   shl_lexer saved = p->lx;
   bool has_body = p->lx.p < p->lx.end && *p->lx.p == '<';
-  if (!has_body && !memchr(t.text.p, '.', t.text.n)) {
-    const shl_attr *a = strmap_get(&p->attr_aliases, t.text);
-    if (!a) return parse_error(p, "undefined attribute alias '%.*s'", (int)t.text.n, t.text.p);
-    p_next(p);
-    *out = a;
-    return NULL;
-  }
+  if (!has_body && !memchr(t.text.p, '.', t.text.n)) return alias_attr(p, &t, out);
   p_next(p);
   shl_str body = {t.text.p + t.text.n, 0};
   if (has_body) ST_TRY(p_balanced(p, '<', &body));
   shl_str full = {t.text.p, (size_t)(body.p + body.n - t.text.p)};
-  shl_lexer after = p->lx;
-  uint32_t depth = p->depth;
-  shl_str dialect_name = {t.text.p + 1, t.text.n - 1};
-  if (has_body && str_starts(dialect_name, "sdy")) {
-    /* Brackets were checked above; the attributes Shardy defines are read
-     * structurally (and printed canonically), the others stay verbatim. */
+  if (has_body) {
+    /* Brackets were checked above; a body that does not read structurally
+     * stays verbatim. */
+    shl_lexer after = p->lx;
+    uint32_t depth = p->depth;
+    const shl_attr *a = NULL;
     p->lx = saved;
-    const shl_attr *a;
-    ST_TRY(sdy_parse_hash_attr(p, &a));
+    ST_TRY(structured_body(p, &t, (shl_str){t.text.p + 1, t.text.n - 1}, &after, &a));
     if (a) {
-      if (p->lx.p != after.p) return parse_error(p, "unexpected text at the end of '%.*s'", (int)t.text.n, t.text.p);
       *out = a;
       return NULL;
-    }
-    p->lx = after;
-    p->depth = depth;
-  }
-  if (has_body && (str_starts(dialect_name, "stablehlo") || str_starts(dialect_name, "chlo") ||
-                   str_starts(dialect_name, "mhlo"))) {
-    /* Re-parse the body structurally; fall back to verbatim text on failure. */
-    p->lx = saved;
-    p_next(p); /* the #name token */
-    p_next(p); /* '<' */
-    shl_status st;
-    if (!memchr(dialect_name.p, '.', dialect_name.n)) {
-      /* #stablehlo<enum_name VALUE> */
-      shl_token k = *p_tok(p);
-      if (k.kind == TK_BARE_ID) {
-        p_next(p);
-        shl_token v = *p_tok(p);
-        if (v.kind == TK_BARE_ID) {
-          p_next(p);
-          if (tok_punct(p_tok(p), '>')) {
-            p->lx = after;
-            shl_attr *a = new_attr(p, AT_ENUM);
-            if (!a) return st_oom();
-            a->u.en.dialect = dialect_name;
-            a->u.en.name = k.text;
-            a->u.en.value = v.text;
-            *out = a;
-            return NULL;
-          }
-        }
-      }
-    } else {
-      shl_attr *a = new_attr(p, AT_STRUCT);
-      if (!a) return st_oom();
-      a->u.st.name = dialect_name;
-      if (str_eq_c(dialect_name, "stablehlo.conv") && tok_punct(p_tok(p), '[')) {
-        const shl_attr *c;
-        st = p_conv_dims(p, &c);
-        if (!st && tok_punct(p_tok(p), '>')) {
-          p->lx = after;
-          *out = c;
-          return NULL;
-        }
-        shloc_status_free(st);
-      } else if (str_eq_c(dialect_name, "stablehlo.conv") && p_kw(p, "raw")) {
-        const shl_attr *c = NULL;
-        st = struct_fields(p, a);
-        if (!st) st = conv_from_raw(p, a, &c);
-        if (!st && c) {
-          p->lx = after;
-          *out = c;
-          return NULL;
-        }
-        shloc_status_free(st);
-      } else if (!str_eq_c(dialect_name, "stablehlo.conv")) { /* other conv bodies stay verbatim */
-        st = struct_fields(p, a);
-        if (!st && p->lx.p == after.p) {
-          *out = a;
-          return NULL;
-        }
-        shloc_status_free(st);
-      }
     }
     p->lx = after;
     p->depth = depth;
