@@ -1,9 +1,8 @@
 /* The planner: walks a region once, gives every value a slot, materializes
  * constants, prepares each op's kernel, resolves values captured from
- * enclosing regions, and packs frame buffers by liveness. */
+ * enclosing regions, and records slot lifetimes for the frame layout
+ * (plan_frame.c). */
 #include "plan.h"
-
-#include <stdlib.h>
 
 #include "fuse.h"
 #include "kernels/quant.h"
