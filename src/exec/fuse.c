@@ -593,111 +593,152 @@ static int cmp_u32(const void *x, const void *y) {
   return a < b ? -1 : a > b;
 }
 
-static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
+/* What the scratch layout tracks per node besides the node itself. */
+typedef struct {
+  uint32_t last; /* the last node reading it */
+  uint32_t tile; /* its scratch tile, UINT32_MAX = none */
+} node_use;
 
-/* Passes, value locations and the per-thread scratch layout. */
-static shl_status layout(plan_ctx *pc, fused_params *fp) {
-  uint32_t nn = fp->n_nodes;
-  uint32_t *last = calloc(nn + 1, sizeof *last), *slot_of = calloc(nn + 1, sizeof *slot_of);
-  uint32_t *last_pass = calloc(nn + 1, sizeof *last_pass), *first_pass = malloc((nn + 1) * sizeof *first_pass);
-  uint32_t *free_slots = malloc((nn + 1) * sizeof *free_slots);
-  if (!last || !slot_of || !last_pass || !first_pass || !free_slots) {
-    free(last), free(slot_of), free(last_pass), free(first_pass), free(free_slots);
-    return st_oom();
+/* The nodes a node reads: an elementwise node's operands, a reduction's source. */
+static uint32_t node_inputs(const fnode *nd, uint32_t in[3]) {
+  if (nd->kind == FN_EW) {
+    memcpy(in, nd->in, sizeof nd->in);
+    return nd->n_in;
   }
-  for (uint32_t k = 0; k <= nn; k++) first_pass[k] = UINT32_MAX;
+  in[0] = nd->src;
+  return nd->kind == FN_REDUCE ? 1 : 0;
+}
+
+/* Passes: a node runs in the first pass all its inputs exist in, and a
+ * reduction's results exist from the pass after it folds.  Records each
+ * node's last reader and the passes that read it. */
+static void assign_passes(fused_params *fp, node_use *use) {
   fnode *nodes = fp->nodes;
   uint32_t passes = 1;
-  size_t max_esz = 1;
-  for (uint32_t k = 0; k < nn; k++) {
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    nodes[k].first_pass = UINT32_MAX;
+    nodes[k].last_pass = 0;
+  }
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
     fnode *nd = &nodes[k];
-    if (nd->esz > max_esz) max_esz = nd->esz;
-    uint32_t pass = 0;
+    uint32_t in[3], n_in = node_inputs(nd, in), pass = 0;
     if (nd->kind == FN_EW) {
-      for (uint32_t j = 0; j < nd->n_in; j++)
-        if (nodes[nd->in[j]].avail > nd->avail) nd->avail = nodes[nd->in[j]].avail;
+      for (uint32_t j = 0; j < n_in; j++)
+        if (nodes[in[j]].avail > nd->avail) nd->avail = nodes[in[j]].avail;
       pass = nd->avail;
-      for (uint32_t j = 0; j < nd->n_in; j++) last[nd->in[j]] = k;
     } else if (nd->kind == FN_REDUCE) {
       pass = nodes[nd->src].avail;
       nd->avail = pass + 1;
-      last[nd->src] = k;
     }
     if (pass + 1 > passes) passes = pass + 1;
-    uint32_t n_in = nd->kind == FN_EW ? nd->n_in : nd->kind == FN_REDUCE ? 1 : 0;
     for (uint32_t j = 0; j < n_in; j++) {
-      uint32_t s = nd->kind == FN_EW ? nd->in[j] : nd->src;
-      if (nd->kind == FN_EW && nodes[s].kind == FN_REDUCE) nodes[s].consumed = true;
-      if (pass > last_pass[s]) last_pass[s] = pass;
-      if (pass < first_pass[s]) first_pass[s] = pass;
+      fnode *s = &nodes[in[j]];
+      use[in[j]].last = k;
+      if (nd->kind == FN_EW && s->kind == FN_REDUCE) s->consumed = true;
+      if (pass > s->last_pass) s->last_pass = pass;
+      if (pass < s->first_pass) s->first_pass = pass;
     }
   }
   fp->n_passes = passes;
-  /* Values computed into tiles live from their node to their last reader
-   * within one pass; the other tiles are permanent. */
-  for (uint32_t k = 0; k < nn; k++) {
-    fnode *nd = &nodes[k];
-    if (nd->kind == FN_EW) {
-      bool kept = last_pass[k] > nd->avail;
-      nd->loc = nd->out >= 0 ? LOC_OUT : kept ? LOC_ROW : LOC_TILE;
-    } else if (nd->kind == FN_REDUCE) {
+}
+
+/* Values computed into tiles live from their node to their last reader
+ * within one pass; values read again in later passes keep a row buffer. */
+static void assign_locations(fused_params *fp) {
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    fnode *nd = &fp->nodes[k];
+    if (nd->kind == FN_EW)
+      nd->loc = nd->out >= 0 ? LOC_OUT : nd->last_pass > nd->avail ? LOC_ROW : LOC_TILE;
+    else if (nd->kind == FN_REDUCE)
       nd->loc = LOC_VALUE;
-    }
-    nd->first_pass = first_pass[k];
-    nd->last_pass = last_pass[k];
   }
-  uint32_t n_free = 0, n_slots = 0, n_streams = 0;
-  for (uint32_t k = 0; k < nn; k++) {
-    fnode *nd = &nodes[k];
+}
+
+/* Scratch tiles: permanent ones for filled leaves and consumed reduction
+ * results, reused ones for LOC_TILE values (freed after their last reader).
+ * Returns the tile count; *n_streams counts the buffers read or written in place. */
+static shl_status assign_tiles(const fused_params *fp, node_use *use, uint32_t *n_tiles, uint32_t *n_streams) {
+  const fnode *nodes = fp->nodes;
+  uint32_t *free_tiles = malloc((fp->n_nodes + 1) * sizeof *free_tiles), n_free = 0;
+  if (!free_tiles) return st_oom();
+  *n_tiles = *n_streams = 0;
+  for (uint32_t k = 0; k < fp->n_nodes; k++) {
+    const fnode *nd = &nodes[k];
     bool permanent = (nd->kind == FN_LEAF && nd->loc != LOC_EXT) || (nd->kind == FN_REDUCE && nd->consumed);
-    slot_of[k] = UINT32_MAX;
+    use[k].tile = UINT32_MAX;
     if (permanent || (nd->kind == FN_EW && nd->loc == LOC_TILE))
-      slot_of[k] = permanent || !n_free ? n_slots++ : free_slots[--n_free];
-    n_streams += nd->loc == LOC_EXT || nd->loc == LOC_OUT;
-    uint32_t n_in = nd->kind == FN_EW ? nd->n_in : nd->kind == FN_REDUCE ? 1 : 0;
+      use[k].tile = permanent || !n_free ? (*n_tiles)++ : free_tiles[--n_free];
+    *n_streams += nd->loc == LOC_EXT || nd->loc == LOC_OUT;
+    uint32_t in[3], n_in = node_inputs(nd, in);
     for (uint32_t j = 0; j < n_in; j++) {
-      uint32_t s = nd->kind == FN_EW ? nd->in[j] : nd->src;
-      if (nodes[s].kind == FN_EW && nodes[s].loc == LOC_TILE && last[s] == k) {
+      uint32_t s = in[j];
+      if (nodes[s].kind == FN_EW && nodes[s].loc == LOC_TILE && use[s].last == k) {
         bool dup = false;
-        for (uint32_t q = 0; q < n_free; q++) dup |= free_slots[q] == slot_of[s];
-        if (!dup) free_slots[n_free++] = slot_of[s];
+        for (uint32_t q = 0; q < n_free; q++) dup |= free_tiles[q] == use[s].tile;
+        if (!dup) free_tiles[n_free++] = use[s].tile;
       }
     }
   }
-  /* Chunks: as long as the tiles and the chunks of the buffers read and
-   * written in place fit in L1 with room to spare; several short rows
-   * share a chunk. */
+  free(free_tiles);
+  return NULL;
+}
+
+/* Chunks: as long as the tiles and the chunks of the buffers read and
+ * written in place fit in L1 with room to spare; several short rows share
+ * a chunk. */
+static void size_chunks(fused_params *fp, uint32_t n_buffers, size_t max_esz) {
   int64_t tile = FUSE_TILE, cols = fp->cols;
-  while (tile > FUSE_TILE / 4 && (size_t)(n_slots + n_streams) * (size_t)tile * max_esz > FUSE_L1_BUDGET) tile /= 2;
+  while (tile > FUSE_TILE / 4 && (size_t)n_buffers * (size_t)tile * max_esz > FUSE_L1_BUDGET) tile /= 2;
   fp->block_rows = 1;
   fp->chunk = cols < tile ? cols : tile;
-  if ((fp->rows > 1 || passes > 1) && cols < tile) {
+  if ((fp->rows > 1 || fp->n_passes > 1) && cols < tile) {
     fp->block_rows = cols ? tile / cols : fp->rows;
     if (fp->block_rows > fp->rows) fp->block_rows = fp->rows;
     if (fp->block_rows < 1) fp->block_rows = 1;
     fp->chunk = fp->block_rows * cols;
   }
-  /* pointers | accumulators | tiles | row buffers */
-  size_t off = align64(nn * sizeof(void *));
+}
+
+/* Per-thread scratch: pointers | accumulators | tiles | row buffers. */
+static void place_scratch(fused_params *fp, const node_use *use, uint32_t n_tiles, size_t max_esz) {
+  fnode *nodes = fp->nodes;
+  size_t off = plan_align64(fp->n_nodes * sizeof(void *));
   fp->acc_off = off;
-  for (uint32_t k = 0; k < nn; k++)
+  for (uint32_t k = 0; k < fp->n_nodes; k++)
     if (nodes[k].kind == FN_REDUCE) {
       nodes[k].acc = off - fp->acc_off;
-      off += align64((size_t)fp->block_rows * 16);
+      off += plan_align64((size_t)fp->block_rows * 16);
     }
-  size_t tile_bytes = align64((size_t)fp->chunk * max_esz);
-  for (uint32_t k = 0; k < nn; k++)
-    if (slot_of[k] != UINT32_MAX) nodes[k].off = off + slot_of[k] * tile_bytes;
-  off += n_slots * tile_bytes;
-  int64_t row_len = cols > fp->chunk ? cols : fp->chunk;
-  for (uint32_t k = 0; k < nn; k++)
+  size_t tile_bytes = plan_align64((size_t)fp->chunk * max_esz);
+  for (uint32_t k = 0; k < fp->n_nodes; k++)
+    if (use[k].tile != UINT32_MAX) nodes[k].off = off + use[k].tile * tile_bytes;
+  off += n_tiles * tile_bytes;
+  int64_t row_len = fp->cols > fp->chunk ? fp->cols : fp->chunk;
+  for (uint32_t k = 0; k < fp->n_nodes; k++)
     if (nodes[k].kind == FN_EW && nodes[k].loc == LOC_ROW) {
       nodes[k].off = off;
-      off += align64((size_t)row_len * nodes[k].esz);
+      off += plan_align64((size_t)row_len * nodes[k].esz);
     }
-  fp->scratch = align64(off);
-  free(last), free(slot_of), free(last_pass), free(first_pass), free(free_slots);
-  return fuse_cache_new(pc, fp);
+  fp->scratch = plan_align64(off);
+}
+
+/* Passes, value locations and the per-thread scratch layout. */
+static shl_status scratch_layout(plan_ctx *pc, fused_params *fp) {
+  node_use *use = calloc(fp->n_nodes + 1, sizeof *use);
+  if (!use) return st_oom();
+  size_t max_esz = 1;
+  for (uint32_t k = 0; k < fp->n_nodes; k++)
+    if (fp->nodes[k].esz > max_esz) max_esz = fp->nodes[k].esz;
+  assign_passes(fp, use);
+  assign_locations(fp);
+  uint32_t n_tiles = 0, n_streams = 0;
+  shl_status st = assign_tiles(fp, use, &n_tiles, &n_streams);
+  if (!st) {
+    size_chunks(fp, n_tiles + n_streams, max_esz);
+    place_scratch(fp, use, n_tiles, max_esz);
+  }
+  free(use);
+  return st ? st : fuse_cache_new(pc, fp);
 }
 
 /* The group's kernel params and fused op site from its nodes. */
@@ -725,7 +766,7 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.params = fp;
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
-  ST_TRY(layout(pc, fp));
+  ST_TRY(scratch_layout(pc, fp));
   return fuse_prog_build(pc, fp);
 }
 

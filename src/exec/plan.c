@@ -1,13 +1,13 @@
 /* The planner: walks a region once, gives every value a slot, materializes
  * constants, prepares each op's kernel, resolves values captured from
- * enclosing regions, and packs frame buffers by liveness. */
+ * enclosing regions, and records slot lifetimes for the frame layout
+ * (plan_frame.c). */
 #include "plan.h"
-
-#include <stdlib.h>
 
 #include "fuse.h"
 #include "kernels/quant.h"
 #include "plan_attrs.h"
+#include "plan_frame.h"
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
@@ -55,7 +55,8 @@ typedef struct builder {
   exec_plan *plan;
   struct builder *parent;
   vmap vals;
-  uint32_t *last_use; /* per slot: op index of the last use (UINT32_MAX = never) */
+  plan_lives lives;
+  uint32_t n_ops; /* ops planned so far */
 } builder;
 
 static size_t vh(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
@@ -217,109 +218,8 @@ static shl_status plan_nested(plan_ctx *pc, builder *parent, const shl_region *r
   return NULL;
 }
 
-/* Lays out frame slots: first-fit reuse of freed ranges by liveness. */
-typedef struct {
-  size_t off, size;
-} range;
-
-static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
-
-/* qsort_r (glibc): executables may be planned on several threads at once. */
-static int by_key(const void *a, const void *b, void *key) {
-  const uint32_t *sort_key = key;
-  uint32_t x = sort_key[*(const uint32_t *)a], y = sort_key[*(const uint32_t *)b];
-  return x < y ? -1 : x > y;
-}
-
-static size_t slot_bytes(const plan_slot *sl) {
-  int64_t nb = sl->type->kind == TY_TENSOR ? type_num_bytes(sl->type) : 0;
-  return align64((size_t)(nb > 0 ? nb : 0));
-}
-
-static shl_status layout(exec_plan *p, const uint32_t *def_op, const uint32_t *last_use) {
-  uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
-  range *free_list = NULL;
-  size_t n_free = 0, cap_free = 0, top = 0, nf = 0;
-  shl_status st = NULL;
-  if (!by_def || !by_last) {
-    st = st_oom();
-    goto out;
-  }
-  for (uint32_t s = 0; s < p->n_slots; s++)
-    if (p->slots[s].kind == SLOT_FRAME && !p->slots[s].share) {
-      by_def[nf] = s;
-      by_last[nf++] = s;
-    }
-  qsort_r(by_def, nf, sizeof *by_def, by_key, (void *)def_op);
-  qsort_r(by_last, nf, sizeof *by_last, by_key, (void *)last_use);
-  size_t d = 0, l = 0;
-  for (uint32_t i = 0; i <= p->n_ops + 1; i++) {
-    for (; d < nf && def_op[by_def[d]] == i; d++) {
-      plan_slot *sl = &p->slots[by_def[d]];
-      size_t need = slot_bytes(sl), best = SIZE_MAX;
-      for (size_t k = 0; k < n_free; k++)
-        if (free_list[k].size >= need && (best == SIZE_MAX || free_list[k].size < free_list[best].size)) best = k;
-      if (best != SIZE_MAX) {
-        sl->offset = free_list[best].off;
-        free_list[best].off += need;
-        free_list[best].size -= need;
-      } else {
-        sl->offset = top;
-        top += need;
-      }
-    }
-    for (; l < nf && last_use[by_last[l]] == i; l++) {
-      if (n_free == cap_free) {
-        size_t ncap = cap_free ? cap_free * 2 : 16;
-        range *nfl = realloc(free_list, ncap * sizeof *nfl);
-        if (!nfl) {
-          st = st_oom();
-          goto out;
-        }
-        free_list = nfl;
-        cap_free = ncap;
-      }
-      const plan_slot *sl = &p->slots[by_last[l]];
-      free_list[n_free++] = (range){sl->offset, slot_bytes(sl)};
-    }
-  }
-  p->frame_bytes = top;
-  for (uint32_t s = 0; s < p->n_slots; s++)
-    if (p->slots[s].share) p->slots[s].offset = p->slots[p->slots[s].share - 1].offset;
-out:
-  free(by_def);
-  free(by_last);
-  free(free_list);
-  return st;
-}
-
-/* Scatter updates its results in place when they share the inputs' buffers:
- * a result takes over input k's buffer when nothing reads that input later
- * (nor elsewhere in the op), so the copy of the input disappears. */
-static void share_dead_operands(exec_plan *p, uint32_t *last_use, size_t cap) {
-  for (uint32_t i = 0; i < p->n_ops; i++) {
-    const plan_op *po = &p->ops[i];
-    if (po->kernel != &kernel_scatter) continue;
-    for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
-      uint32_t o = po->in_slots[k], r = po->out_slots[k];
-      plan_slot *so = &p->slots[o], *sr = &p->slots[r];
-      if (so->kind != SLOT_FRAME || o >= cap || r >= cap || last_use[o] != i || slot_bytes(so) != slot_bytes(sr)) continue;
-      bool once = true;
-      for (uint32_t j = 0; j < po->n_in; j++) once &= j == k || po->in_slots[j] != o;
-      for (uint32_t g = 0; g < po->op->n_regions; g++)
-        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) once &= po->regions[g]->captures[c].parent_slot != o;
-      if (!once) continue;
-      uint32_t root = so->share ? so->share - 1 : o;
-      sr->share = root + 1;
-      if (last_use[r] > last_use[root]) last_use[root] = last_use[r];
-    }
-  }
-}
-
-static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
+static shl_status plan_args(plan_ctx *pc, builder *b, const shl_block *blk) {
   exec_plan *p = b->plan;
-  if (r->n_blocks != 1) return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "regions with %u blocks are not supported", r->n_blocks);
-  const shl_block *blk = r->blocks[0];
   p->n_args = blk->n_args;
   p->arg_slots = plan_alloc(pc, (blk->n_args + 1) * sizeof(uint32_t));
   if (!p->arg_slots) return st_oom();
@@ -330,180 +230,174 @@ static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
     ST_TRY(new_slot(pc, p, blk->args[i].type, SLOT_ARG, &p->arg_slots[i]));
     if (!vmap_put(pc, &b->vals, &blk->args[i], p->arg_slots[i])) return st_oom();
   }
+  return NULL;
+}
+
+/* The terminator: the block's results, live past its last op. */
+static shl_status plan_results(plan_ctx *pc, builder *b, const shl_op *op) {
+  exec_plan *p = b->plan;
+  p->n_results = op->n_operands;
+  p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
+  if (!p->result_slots) return st_oom();
+  for (uint32_t i = 0; i < op->n_operands; i++) {
+    ST_TRY(resolve(pc, b, op->operands[i], &p->result_slots[i]));
+    if (!lives_use(&b->lives, p->result_slots[i], b->n_ops + 1)) return st_oom();
+  }
+  return NULL;
+}
+
+static shl_status plan_constant(plan_ctx *pc, builder *b, const shl_op *op) {
+  uint32_t s;
+  ST_TRY(new_slot(pc, b->plan, op->results[0].type, SLOT_CONST, &s));
+  ST_TRY(materialize(pc, op, op_attr(op, "value"), &b->plan->slots[s].const_data));
+  return vmap_put(pc, &b->vals, &op->results[0], s) ? NULL : st_oom();
+}
+
+/* Results alias their operands: later uses read the operand's slot, which
+ * stays live as long as they need it. */
+static shl_status plan_forward(plan_ctx *pc, builder *b, const shl_op *op) {
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    uint32_t s;
+    ST_TRY(resolve(pc, b, op->operands[i], &s));
+    if (!vmap_put(pc, &b->vals, &op->results[i], s)) return st_oom();
+  }
+  return NULL;
+}
+
+/* A fused group (at its last member): inputs, outputs, no regions. */
+static shl_status emit_fused(plan_ctx *pc, builder *b, plan_op *po, const fuse_site *site) {
+  exec_plan *p = b->plan;
+  uint32_t at = b->n_ops;
+  po->kernel = &kernel_fused;
+  po->params = site->params;
+  po->n_in = site->n_in;
+  po->n_out = site->n_out;
+  po->in_slots = plan_alloc(pc, (site->n_in + 1) * sizeof(uint32_t));
+  po->out_slots = plan_alloc(pc, (site->n_out + 1) * sizeof(uint32_t));
+  if (!po->in_slots || !po->out_slots) return st_oom();
+  for (uint32_t i = 0; i < site->n_in; i++) {
+    ST_TRY(resolve(pc, b, site->in[i], &po->in_slots[i]));
+    if (!lives_use(&b->lives, po->in_slots[i], at)) return st_oom();
+  }
+  for (uint32_t i = 0; i < site->n_out; i++) {
+    ST_TRY(new_slot(pc, p, site->out[i]->type, SLOT_FRAME, &po->out_slots[i]));
+    if (!lives_def(&b->lives, po->out_slots[i], at) || !vmap_put(pc, &b->vals, site->out[i], po->out_slots[i]))
+      return st_oom();
+  }
+  return NULL;
+}
+
+/* An op's operands, one slot per leaf. */
+static shl_status bind_operands(plan_ctx *pc, builder *b, plan_op *po) {
+  const shl_op *op = po->op;
+  for (uint32_t i = 0, j = 0; i < op->n_operands; i++) {
+    uint32_t s;
+    shl_status st = resolve(pc, b, op->operands[i], &s);
+    if (st) return st_at(st, &op->pos, op_name_cstr(op));
+    for (uint32_t k = 0; k < plan_leaf_count(op->operands[i]->type); k++, j++) {
+      po->in_slots[j] = s + k;
+      if (!lives_use(&b->lives, po->in_slots[j], b->n_ops)) return st_oom();
+    }
+  }
+  return NULL;
+}
+
+static shl_status plan_op_regions(plan_ctx *pc, builder *b, plan_op *po) {
+  for (uint32_t r = 0; r < po->op->n_regions; r++) {
+    exec_plan *sub = NULL;
+    ST_TRY(plan_nested(pc, b, &po->op->regions[r], &sub));
+    po->regions[r] = sub;
+    /* Values the nested region captures stay alive until this op is done. */
+    for (uint32_t c = 0; c < sub->n_captures; c++)
+      if (!lives_use(&b->lives, sub->captures[c].parent_slot, b->n_ops)) return st_oom();
+  }
+  return NULL;
+}
+
+/* An op's results, new frame slots, one per leaf. */
+static shl_status bind_results(plan_ctx *pc, builder *b, plan_op *po) {
+  const shl_op *op = po->op;
+  for (uint32_t i = 0, j = 0; i < op->n_results; i++) {
+    if (!type_is_static(op->results[i].type) && op->results[i].type->kind == TY_TENSOR)
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "result #%u has a dynamic shape; dynamic shapes are not executed yet", i);
+    uint32_t s;
+    ST_TRY(new_value_slots(pc, b->plan, op->results[i].type, SLOT_FRAME, &s));
+    for (uint32_t k = 0; k < plan_leaf_count(op->results[i].type); k++, j++) {
+      po->out_slots[j] = s + k;
+      if (!lives_def(&b->lives, po->out_slots[j], b->n_ops)) return st_oom();
+    }
+    if (!vmap_put(pc, &b->vals, &op->results[i], s)) return st_oom();
+  }
+  return NULL;
+}
+
+/* An op run by its own kernel. */
+static shl_status emit_op(plan_ctx *pc, builder *b, plan_op *po) {
+  const shl_op *op = po->op;
+  po->kernel = plan_kernel_of(op);
+  po->n_in = po->n_out = 0;
+  for (uint32_t i = 0; i < op->n_operands; i++) po->n_in += plan_leaf_count(op->operands[i]->type);
+  for (uint32_t i = 0; i < op->n_results; i++) po->n_out += plan_leaf_count(op->results[i].type);
+  po->in_slots = plan_alloc(pc, (po->n_in + 1) * sizeof(uint32_t));
+  po->out_slots = plan_alloc(pc, (po->n_out + 1) * sizeof(uint32_t));
+  po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
+  if (!po->in_slots || !po->out_slots || !po->regions) return st_oom();
+  if (!po->kernel->run) return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
+  ST_TRY(bind_operands(pc, b, po));
+  ST_TRY(plan_op_regions(pc, b, po));
+  ST_TRY(bind_results(pc, b, po));
+  if (!po->kernel->prepare) return NULL;
+  exec_plan *saved = pc->cur;
+  pc->cur = b->plan;
+  shl_status st = po->kernel->prepare(pc, op, &po->params);
+  pc->cur = saved;
+  return st ? st_at(st, &op->pos, op_name_cstr(op)) : NULL;
+}
+
+/* Op #pos of the block (every op counted, for the fusion analysis). */
+static shl_status plan_one(plan_ctx *pc, builder *b, const fuse_block *fb, const shl_op *op, uint32_t pos) {
+  ST_TRY(check_tuples(op));
+  ST_TRY(plan_check_result_attrs(op));
+  if (op->def->traits & T_TERM) return plan_results(pc, b, op);
+  if (op_is(op, OP_CONSTANT) || op_is(op, OP_CHLO_CONSTANT) || op_is(op, OP_SDY_CONSTANT))
+    return plan_constant(pc, b, op);
+  const fuse_site *site = NULL;
+  fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
+  if (act == FUSE_SKIP) return NULL;
+  if (act == FUSE_KEEP && plan_forwards(op)) return plan_forward(pc, b, op);
+  plan_op *po = &b->plan->ops[b->n_ops];
+  po->op = op;
+  ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, po));
+  b->n_ops++;
+  return NULL;
+}
+
+static shl_status build(plan_ctx *pc, builder *b, const shl_region *r) {
+  exec_plan *p = b->plan;
+  if (r->n_blocks != 1) return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "regions with %u blocks are not supported", r->n_blocks);
+  const shl_block *blk = r->blocks[0];
+  ST_TRY(plan_args(pc, b, blk));
   uint32_t n_ops = 0;
   for (const shl_op *op = blk->first; op; op = op->next) n_ops++;
   p->ops = plan_alloc(pc, (n_ops + 1) * sizeof *p->ops);
   if (!p->ops) return st_oom();
-  /* Per-slot def op / last use, grown with slots. */
-  size_t cap = 64;
-  uint32_t *def_op = malloc(cap * sizeof *def_op), *last_use = malloc(cap * sizeof *last_use);
   fuse_block *fb = NULL;
   exec_plan *saved_cur = pc->cur;
   pc->cur = p;
   shl_status st = fuse_analyze(pc, blk, &fb);
   pc->cur = saved_cur;
-  if (!st && (!def_op || !last_use)) st = st_oom();
-#define TRACK(slot, field, value)                                                      \
-  do {                                                                                 \
-    while ((slot) >= cap) {                                                            \
-      size_t ncap_ = cap * 2;                                                          \
-      uint32_t *nd_ = realloc(def_op, ncap_ * sizeof *nd_);                            \
-      if (!nd_) { st = st_oom(); goto out; }                                           \
-      def_op = nd_;                                                                    \
-      uint32_t *nl_ = realloc(last_use, ncap_ * sizeof *nl_);                          \
-      if (!nl_) { st = st_oom(); goto out; }                                           \
-      last_use = nl_;                                                                  \
-      for (size_t k_ = cap; k_ < ncap_; k_++) def_op[k_] = last_use[k_] = UINT32_MAX;  \
-      cap = ncap_;                                                                     \
-    }                                                                                  \
-    field[slot] = (value);                                                             \
-  } while (0)
-  if (st) goto out;
-  for (size_t k = 0; k < cap; k++) def_op[k] = last_use[k] = UINT32_MAX;
-  uint32_t idx = 0, pos = 0;
-  for (const shl_op *op = blk->first; op; op = op->next, pos++) {
-    if ((st = check_tuples(op)) || (st = plan_check_result_attrs(op))) goto out;
-    if (op->def->traits & T_TERM) {
-      p->n_results = op->n_operands;
-      p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
-      if (!p->result_slots) {
-        st = st_oom();
-        goto out;
-      }
-      for (uint32_t i = 0; i < op->n_operands; i++) {
-        if ((st = resolve(pc, b, op->operands[i], &p->result_slots[i]))) goto out;
-        TRACK(p->result_slots[i], last_use, idx + 1); /* live past the last op */
-      }
-      break;
-    }
-    if (op_is(op, OP_CONSTANT) || op_is(op, OP_CHLO_CONSTANT) || op_is(op, OP_SDY_CONSTANT)) {
-      uint32_t s;
-      if ((st = new_slot(pc, p, op->results[0].type, SLOT_CONST, &s))) goto out;
-      if ((st = materialize(pc, op, op_attr(op, "value"), &p->slots[s].const_data))) goto out;
-      if (!vmap_put(pc, &b->vals, &op->results[0], s)) {
-        st = st_oom();
-        goto out;
-      }
-      continue;
-    }
-    const fuse_site *site = NULL;
-    fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
-    if (act == FUSE_SKIP) continue;
-    if (act == FUSE_KEEP && plan_forwards(op)) {
-      /* Results alias their operands: later uses read the operand's slot,
-       * which stays live as long as they need it. */
-      for (uint32_t i = 0; i < op->n_results; i++) {
-        uint32_t s;
-        if ((st = resolve(pc, b, op->operands[i], &s))) goto out;
-        if (!vmap_put(pc, &b->vals, &op->results[i], s)) {
-          st = st_oom();
-          goto out;
-        }
-      }
-      continue;
-    }
-    plan_op *po = &p->ops[idx];
-    po->op = op;
-    if (act == FUSE_EMIT) {
-      /* A fused group (at its last member): inputs, outputs, no regions. */
-      po->kernel = &kernel_fused;
-      po->params = site->params;
-      po->n_in = site->n_in;
-      po->n_out = site->n_out;
-      po->in_slots = plan_alloc(pc, (site->n_in + 1) * sizeof(uint32_t));
-      po->out_slots = plan_alloc(pc, (site->n_out + 1) * sizeof(uint32_t));
-      if (!po->in_slots || !po->out_slots) {
-        st = st_oom();
-        goto out;
-      }
-      for (uint32_t i = 0; i < site->n_in; i++) {
-        if ((st = resolve(pc, b, site->in[i], &po->in_slots[i]))) goto out;
-        TRACK(po->in_slots[i], last_use, idx);
-      }
-      for (uint32_t i = 0; i < site->n_out; i++) {
-        if ((st = new_slot(pc, p, site->out[i]->type, SLOT_FRAME, &po->out_slots[i]))) goto out;
-        TRACK(po->out_slots[i], def_op, idx);
-        if (!vmap_put(pc, &b->vals, site->out[i], po->out_slots[i])) {
-          st = st_oom();
-          goto out;
-        }
-      }
-      idx++;
-      continue;
-    }
-    po->kernel = plan_kernel_of(op);
-    po->n_in = po->n_out = 0;
-    for (uint32_t i = 0; i < op->n_operands; i++) po->n_in += plan_leaf_count(op->operands[i]->type);
-    for (uint32_t i = 0; i < op->n_results; i++) po->n_out += plan_leaf_count(op->results[i].type);
-    po->in_slots = plan_alloc(pc, (po->n_in + 1) * sizeof(uint32_t));
-    po->out_slots = plan_alloc(pc, (po->n_out + 1) * sizeof(uint32_t));
-    po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
-    if (!po->in_slots || !po->out_slots || !po->regions) {
-      st = st_oom();
-      goto out;
-    }
-    if (!po->kernel->run) {
-      st = op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
-      goto out;
-    }
-    for (uint32_t i = 0, j = 0; i < op->n_operands; i++) {
-      uint32_t s;
-      if ((st = resolve(pc, b, op->operands[i], &s))) {
-        st = st_at(st, &op->pos, op_name_cstr(op));
-        goto out;
-      }
-      for (uint32_t k = 0; k < plan_leaf_count(op->operands[i]->type); k++, j++) {
-        po->in_slots[j] = s + k;
-        TRACK(po->in_slots[j], last_use, idx);
-      }
-    }
-    for (uint32_t r2 = 0; r2 < op->n_regions; r2++) {
-      exec_plan *sub = NULL;
-      if ((st = plan_nested(pc, b, &op->regions[r2], &sub))) goto out;
-      po->regions[r2] = sub;
-      /* Values the nested region captures stay alive until this op is done. */
-      for (uint32_t c = 0; c < sub->n_captures; c++) TRACK(sub->captures[c].parent_slot, last_use, idx);
-    }
-    for (uint32_t i = 0, j = 0; i < op->n_results; i++) {
-      if (!type_is_static(op->results[i].type) && op->results[i].type->kind == TY_TENSOR) {
-        st = op_error(op, SHLOC_ERR_UNSUPPORTED, "result #%u has a dynamic shape; dynamic shapes are not executed yet", i);
-        goto out;
-      }
-      uint32_t s;
-      if ((st = new_value_slots(pc, p, op->results[i].type, SLOT_FRAME, &s))) goto out;
-      for (uint32_t k = 0; k < plan_leaf_count(op->results[i].type); k++, j++) {
-        po->out_slots[j] = s + k;
-        TRACK(po->out_slots[j], def_op, idx);
-      }
-      if (!vmap_put(pc, &b->vals, &op->results[i], s)) {
-        st = st_oom();
-        goto out;
-      }
-    }
-    if (po->kernel->prepare) {
-      exec_plan *saved = pc->cur;
-      pc->cur = p;
-      st = po->kernel->prepare(pc, op, &po->params);
-      pc->cur = saved;
-      if (st) {
-        st = st_at(st, &op->pos, op_name_cstr(op));
-        goto out;
-      }
-    }
-    idx++;
+  uint32_t pos = 0;
+  for (const shl_op *op = blk->first; op && !st; op = op->next, pos++) {
+    st = plan_one(pc, b, fb, op, pos);
+    if (op->def->traits & T_TERM) break;
   }
-  p->n_ops = idx;
-  for (uint32_t i = 0; i < idx; i++) p->n_argv += p->ops[i].n_in + p->ops[i].n_out;
-  /* Results never written by an op (unused) still need memory until the op ends. */
-  for (uint32_t s = 0; s < p->n_slots; s++)
-    if (p->slots[s].kind == SLOT_FRAME && s < cap && last_use[s] == UINT32_MAX) last_use[s] = def_op[s];
-  share_dead_operands(p, last_use, cap);
-  st = layout(p, def_op, last_use);
-out:
-#undef TRACK
+  if (!st) {
+    p->n_ops = b->n_ops;
+    for (uint32_t i = 0; i < p->n_ops; i++) p->n_argv += p->ops[i].n_in + p->ops[i].n_out;
+    st = plan_frame_layout(p, &b->lives);
+  }
   fuse_free(fb);
-  free(def_op);
-  free(last_use);
+  lives_free(&b->lives);
   return st;
 }
 

@@ -8,6 +8,9 @@
 #include "exec.h"
 #include "support/strmap.h"
 
+/* Frame slots and per-thread scratch buffers start on cache lines. */
+static inline size_t plan_align64(size_t n) { return (n + 63) & ~(size_t)63; }
+
 typedef enum { SLOT_FRAME, SLOT_CONST, SLOT_ARG, SLOT_CAPTURE } slot_kind;
 
 typedef struct {

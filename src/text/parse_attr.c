@@ -371,97 +371,114 @@ static shl_status struct_fields(shl_parser *p, shl_attr *a) {
   return NULL;
 }
 
+/* #alias: a name an `#alias = ...` line defined earlier. */
+static shl_status alias_attr(shl_parser *p, const shl_token *t, const shl_attr **out) {
+  const shl_attr *a = strmap_get(&p->attr_aliases, t->text);
+  if (!a) return parse_error(p, "undefined attribute alias '%.*s'", (int)t->text.n, t->text.p);
+  p_next(p);
+  *out = a;
+  return NULL;
+}
+
+/* ---- structured bodies: p is past the '<'; *out stays NULL for a body of
+ * another shape (the attribute is then kept verbatim), and p->lx is `after`
+ * (past the closing '>') when one is read ---- */
+
+/* #stablehlo<enum_name VALUE> */
+static shl_status enum_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  shl_token k = *p_tok(p);
+  if (k.kind != TK_BARE_ID) return NULL;
+  p_next(p);
+  shl_token v = *p_tok(p);
+  if (v.kind != TK_BARE_ID) return NULL;
+  p_next(p);
+  if (!tok_punct(p_tok(p), '>')) return NULL;
+  p->lx = *after;
+  shl_attr *a = new_attr(p, AT_ENUM);
+  if (!a) return st_oom();
+  a->u.en.dialect = dialect;
+  a->u.en.name = k.text;
+  a->u.en.value = v.text;
+  *out = a;
+  return NULL;
+}
+
+/* #stablehlo.name<field = value, ...> */
+static shl_status struct_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  shl_attr *a = new_attr(p, AT_STRUCT);
+  if (!a) return st_oom();
+  a->u.st.name = dialect;
+  shl_status st = struct_fields(p, a);
+  if (!st && p->lx.p == after->p) *out = a;
+  shloc_status_free(st);
+  return NULL;
+}
+
+/* #stablehlo.conv<[b, 0, 1, f]x[...]->[...]> or <raw field = ...>; other
+ * conv bodies stay verbatim. */
+static shl_status conv_body(shl_parser *p, shl_str dialect, const shl_lexer *after, const shl_attr **out) {
+  const shl_attr *c = NULL;
+  shl_status st;
+  if (tok_punct(p_tok(p), '[')) {
+    st = p_conv_dims(p, &c);
+    if (!st && !tok_punct(p_tok(p), '>')) c = NULL;
+  } else if (p_kw(p, "raw")) {
+    shl_attr *a = new_attr(p, AT_STRUCT);
+    if (!a) return st_oom();
+    a->u.st.name = dialect;
+    st = struct_fields(p, a);
+    if (!st) st = conv_from_raw(p, a, &c);
+  } else {
+    return NULL;
+  }
+  if (!st && c) {
+    p->lx = *after;
+    *out = c;
+  }
+  shloc_status_free(st);
+  return NULL;
+}
+
+/* The dialect attributes shloc reads structurally: Shardy's (and printed
+ * canonically), and StableHLO/CHLO/MHLO enums and structs.  p->lx is
+ * `saved` (at the #name token) on entry. */
+static shl_status structured_body(shl_parser *p, const shl_token *t, shl_str dialect, const shl_lexer *after,
+                                  const shl_attr **out) {
+  if (str_starts(dialect, "sdy")) {
+    ST_TRY(sdy_parse_hash_attr(p, out));
+    if (*out && p->lx.p != after->p)
+      return parse_error(p, "unexpected text at the end of '%.*s'", (int)t->text.n, t->text.p);
+    return NULL;
+  }
+  if (!str_starts(dialect, "stablehlo") && !str_starts(dialect, "chlo") && !str_starts(dialect, "mhlo")) return NULL;
+  p_next(p); /* the #name token */
+  p_next(p); /* '<' */
+  if (!memchr(dialect.p, '.', dialect.n)) return enum_body(p, dialect, after, out);
+  if (!str_eq_c(dialect, "stablehlo.conv")) return struct_body(p, dialect, after, out);
+  return conv_body(p, dialect, after, out);
+}
+
 /* #dialect<...> / #dialect.name<...> / #alias */
 static shl_status hash_attr(shl_parser *p, const shl_attr **out) {
   shl_token t = *p_tok(p);
   shl_lexer saved = p->lx;
   bool has_body = p->lx.p < p->lx.end && *p->lx.p == '<';
-  if (!has_body && !memchr(t.text.p, '.', t.text.n)) {
-    const shl_attr *a = strmap_get(&p->attr_aliases, t.text);
-    if (!a) return parse_error(p, "undefined attribute alias '%.*s'", (int)t.text.n, t.text.p);
-    p_next(p);
-    *out = a;
-    return NULL;
-  }
+  if (!has_body && !memchr(t.text.p, '.', t.text.n)) return alias_attr(p, &t, out);
   p_next(p);
   shl_str body = {t.text.p + t.text.n, 0};
   if (has_body) ST_TRY(p_balanced(p, '<', &body));
   shl_str full = {t.text.p, (size_t)(body.p + body.n - t.text.p)};
-  shl_lexer after = p->lx;
-  uint32_t depth = p->depth;
-  shl_str dialect_name = {t.text.p + 1, t.text.n - 1};
-  if (has_body && str_starts(dialect_name, "sdy")) {
-    /* Brackets were checked above; the attributes Shardy defines are read
-     * structurally (and printed canonically), the others stay verbatim. */
+  if (has_body) {
+    /* Brackets were checked above; a body that does not read structurally
+     * stays verbatim. */
+    shl_lexer after = p->lx;
+    uint32_t depth = p->depth;
+    const shl_attr *a = NULL;
     p->lx = saved;
-    const shl_attr *a;
-    ST_TRY(sdy_parse_hash_attr(p, &a));
+    ST_TRY(structured_body(p, &t, (shl_str){t.text.p + 1, t.text.n - 1}, &after, &a));
     if (a) {
-      if (p->lx.p != after.p) return parse_error(p, "unexpected text at the end of '%.*s'", (int)t.text.n, t.text.p);
       *out = a;
       return NULL;
-    }
-    p->lx = after;
-    p->depth = depth;
-  }
-  if (has_body && (str_starts(dialect_name, "stablehlo") || str_starts(dialect_name, "chlo") ||
-                   str_starts(dialect_name, "mhlo"))) {
-    /* Re-parse the body structurally; fall back to verbatim text on failure. */
-    p->lx = saved;
-    p_next(p); /* the #name token */
-    p_next(p); /* '<' */
-    shl_status st;
-    if (!memchr(dialect_name.p, '.', dialect_name.n)) {
-      /* #stablehlo<enum_name VALUE> */
-      shl_token k = *p_tok(p);
-      if (k.kind == TK_BARE_ID) {
-        p_next(p);
-        shl_token v = *p_tok(p);
-        if (v.kind == TK_BARE_ID) {
-          p_next(p);
-          if (tok_punct(p_tok(p), '>')) {
-            p->lx = after;
-            shl_attr *a = new_attr(p, AT_ENUM);
-            if (!a) return st_oom();
-            a->u.en.dialect = dialect_name;
-            a->u.en.name = k.text;
-            a->u.en.value = v.text;
-            *out = a;
-            return NULL;
-          }
-        }
-      }
-    } else {
-      shl_attr *a = new_attr(p, AT_STRUCT);
-      if (!a) return st_oom();
-      a->u.st.name = dialect_name;
-      if (str_eq_c(dialect_name, "stablehlo.conv") && tok_punct(p_tok(p), '[')) {
-        const shl_attr *c;
-        st = p_conv_dims(p, &c);
-        if (!st && tok_punct(p_tok(p), '>')) {
-          p->lx = after;
-          *out = c;
-          return NULL;
-        }
-        shloc_status_free(st);
-      } else if (str_eq_c(dialect_name, "stablehlo.conv") && p_kw(p, "raw")) {
-        const shl_attr *c = NULL;
-        st = struct_fields(p, a);
-        if (!st) st = conv_from_raw(p, a, &c);
-        if (!st && c) {
-          p->lx = after;
-          *out = c;
-          return NULL;
-        }
-        shloc_status_free(st);
-      } else if (!str_eq_c(dialect_name, "stablehlo.conv")) { /* other conv bodies stay verbatim */
-        st = struct_fields(p, a);
-        if (!st && p->lx.p == after.p) {
-          *out = a;
-          return NULL;
-        }
-        shloc_status_free(st);
-      }
     }
     p->lx = after;
     p->depth = depth;
@@ -481,191 +498,246 @@ static shl_status typed_suffix(shl_parser *p, const shl_type **ty) {
   return p_type(p, ty);
 }
 
+/* ---- one parser per attribute form; p_attr dispatches on the first token ---- */
+
+/* *out = a, or out of memory when a could not be allocated. */
+static shl_status attr_done(const shl_attr *a, const shl_attr **out) {
+  if (!a) return st_oom();
+  *out = a;
+  return NULL;
+}
+
+static shl_status bool_attr(shl_parser *p, const shl_attr **out) {
+  bool v = str_eq_c(p_tok(p)->text, "true");
+  p_next(p);
+  return attr_done(attr_bool(p->a, v), out);
+}
+
+static shl_status unit_attr(shl_parser *p, const shl_attr **out) {
+  p_next(p);
+  return attr_done(new_attr(p, AT_UNIT), out);
+}
+
+static shl_status dense_attr(shl_parser *p, const shl_attr **out) {
+  p_next(p);
+  return p_dense(p, out);
+}
+
+static shl_status dense_array_attr(shl_parser *p, const shl_attr **out) {
+  p_next(p);
+  return dense_array(p, out);
+}
+
+/* `inf : f32`, `nan : f64` */
+static shl_status float_word_attr(shl_parser *p, const shl_attr **out) {
+  shl_token t = *p_tok(p);
+  p_next(p);
+  const shl_type *ty;
+  ST_TRY(typed_suffix(p, &ty));
+  if (!ty || ty->kind != TY_SCALAR || !dtype_is_float(ty->dtype))
+    return parse_error_at(p, &t, "'%.*s' needs a float type", (int)t.text.n, t.text.p);
+  shl_attr *a = new_attr(p, AT_FLOAT);
+  if (!a) return st_oom();
+  a->type = ty;
+  ST_TRY(literal_to_bits(p, &t, false, ty->dtype, &a->u.f_bits));
+  *out = a;
+  return NULL;
+}
+
+/* Builtin attributes shloc keeps as text: `word<...>` with an optional type. */
+static shl_status verbatim_attr(shl_parser *p, const shl_attr **out) {
+  const char *start = p_tok(p)->text.p;
+  p_next(p);
+  shl_str body;
+  ST_TRY(p_balanced(p, '<', &body));
+  const shl_type *ty;
+  ST_TRY(typed_suffix(p, &ty));
+  shl_attr *a = new_attr(p, AT_OPAQUE);
+  if (!a) return st_oom();
+  a->u.str = (shl_str){start, (size_t)(body.p + body.n - start)};
+  a->type = ty;
+  *out = a;
+  return NULL;
+}
+
+/* A type used as an attribute (`f32`, `tensor<...>`, `!dialect.t`, `(...) -> ...`). */
+static shl_status type_attr(shl_parser *p, const shl_attr **out) {
+  const shl_type *ty;
+  ST_TRY(p_type(p, &ty));
+  shl_attr *a = new_attr(p, AT_TYPE);
+  if (!a) return st_oom();
+  a->type = ty;
+  *out = a;
+  return NULL;
+}
+
+typedef shl_status (*attr_form_fn)(shl_parser *p, const shl_attr **out);
+
+static const struct {
+  const char *word;
+  attr_form_fn parse;
+} keyword_forms[] = {
+  {"true", bool_attr},
+  {"false", bool_attr},
+  {"unit", unit_attr},
+  {"dense", dense_attr},
+  {"array", dense_array_attr},
+  {"inf", float_word_attr},
+  {"nan", float_word_attr},
+  {"dense_resource", verbatim_attr},
+  {"sparse", verbatim_attr},
+  {"affine_map", verbatim_attr},
+  {"affine_set", verbatim_attr},
+  {"distinct", verbatim_attr},
+  {"strided", verbatim_attr},
+};
+
+/* A bare word: a keyword form, else a type. */
+static shl_status keyword_attr(shl_parser *p, const shl_attr **out) {
+  shl_str w = p_tok(p)->text;
+  for (size_t i = 0; i < sizeof keyword_forms / sizeof *keyword_forms; i++)
+    if (str_eq_c(w, keyword_forms[i].word)) return keyword_forms[i].parse(p, out);
+  return type_attr(p, out);
+}
+
+static shl_status float_attr(shl_parser *p, const shl_token *num, bool neg, const shl_type *ty, const shl_attr **out) {
+  if (!ty) {
+    static const shl_type f64_type = {.kind = TY_SCALAR, .dtype = DT_F64};
+    ty = &f64_type;
+  }
+  if (!dtype_is_float(ty->dtype)) return parse_error_at(p, num, "floating point literal for non-float type");
+  shl_attr *a = new_attr(p, AT_FLOAT);
+  if (!a) return st_oom();
+  a->type = ty;
+  ST_TRY(literal_to_bits(p, num, neg, ty->dtype, &a->u.f_bits));
+  *out = a;
+  return NULL;
+}
+
+static shl_status int_attr(shl_parser *p, const shl_token *num, bool neg, const shl_type *ty, const shl_attr **out) {
+  shl_dtype dt = ty ? ty->dtype : DT_I64;
+  uint64_t bits;
+  ST_TRY(literal_to_bits(p, num, neg, dt, &bits));
+  /* Keep the value sign-extended for signed types so comparisons see it. */
+  int64_t v = (int64_t)bits;
+  unsigned w = dtype_bits(dt);
+  if (dtype_class(dt) == DTC_SINT && w < 64 && (bits >> (w - 1)) & 1) v = (int64_t)(bits | (~0ull << w));
+  /* `1 : i1` is the boolean true, as in MLIR (and it prints as `true`). */
+  return attr_done(dt == DT_I1 ? attr_bool(p->a, bits & 1) : attr_int(p->a, ty, v), out);
+}
+
+/* `[-]number [: type]`: a float when the literal or the type says so. */
+static shl_status number_attr(shl_parser *p, const shl_attr **out) {
+  bool neg = p_punct(p, '-');
+  shl_token num = *p_tok(p);
+  if (num.kind != TK_INT && num.kind != TK_FLOAT && !(num.kind == TK_BARE_ID && str_eq_c(num.text, "inf")))
+    return parse_error(p, "expected number after '-'");
+  p_next(p);
+  const shl_type *ty;
+  ST_TRY(typed_suffix(p, &ty));
+  if (ty && (ty->kind != TY_SCALAR || !(dtype_is_int(ty->dtype) || dtype_is_float(ty->dtype))))
+    return parse_error_at(p, &num, "numeric attribute needs an integer or float type");
+  bool is_float = num.kind == TK_FLOAT || num.kind == TK_BARE_ID || (ty && dtype_is_float(ty->dtype));
+  return is_float ? float_attr(p, &num, neg, ty, out) : int_attr(p, &num, neg, ty, out);
+}
+
+static shl_status string_attr(shl_parser *p, const shl_attr **out) {
+  shl_str s;
+  ST_TRY(p_string(p, &s));
+  const shl_type *ty;
+  ST_TRY(typed_suffix(p, &ty));
+  shl_attr *a = new_attr(p, AT_STRING);
+  if (!a) return st_oom();
+  a->u.str = s;
+  a->type = ty;
+  *out = a;
+  return NULL;
+}
+
+/* `[a, b, ...]` */
+static shl_status array_attr(shl_parser *p, const shl_attr **out) {
+  p_next(p);
+  uint32_t n = 0, cap = 0;
+  const shl_attr **items = NULL;
+  if (!p_punct(p, ']')) {
+    do {
+      const shl_attr *it;
+      ST_TRY(p_attr(p, &it));
+      if (n == cap) {
+        uint32_t ncap = cap ? cap * 2 : 8;
+        const shl_attr **ni = ARENA_ARRAY(p->a, const shl_attr *, ncap);
+        if (!ni) return st_oom();
+        if (n) memcpy(ni, items, n * sizeof *ni);
+        items = ni;
+        cap = ncap;
+      }
+      items[n++] = it;
+    } while (p_punct(p, ','));
+    ST_TRY(p_expect(p, ']'));
+  }
+  shl_attr *a = new_attr(p, AT_ARRAY);
+  if (!a) return st_oom();
+  a->u.arr.n = n;
+  a->u.arr.items = items;
+  *out = a;
+  return NULL;
+}
+
+static shl_status dict_attr(shl_parser *p, const shl_attr **out) {
+  shl_named_attr *items;
+  uint32_t n;
+  ST_TRY(p_dict_items(p, &items, &n));
+  shl_attr *a = new_attr(p, AT_DICT);
+  if (!a) return st_oom();
+  a->u.dict.n = n;
+  a->u.dict.items = items;
+  *out = a;
+  return NULL;
+}
+
+/* `@name` or nested `@a::@b`; the root name unescaped. */
+static shl_status symref_attr(shl_parser *p, const shl_attr **out) {
+  shl_token t = *p_tok(p);
+  const char *end = t.text.p + t.text.n;
+  p_next(p);
+  while (tok_punct(p_tok(p), ':') && p->lx.p < p->lx.end && *p->lx.p == ':') {
+    p_next(p);
+    p_next(p);
+    if (p_tok(p)->kind != TK_AT_ID) return parse_error(p, "expected '@' after '::'");
+    end = p_tok(p)->text.p + p_tok(p)->text.n;
+    p_next(p);
+  }
+  shl_attr *a = new_attr(p, AT_SYMREF);
+  if (!a) return st_oom();
+  a->u.sym.text = (shl_str){t.text.p, (size_t)(end - t.text.p)};
+  shl_str root = {t.text.p + 1, t.text.n - 1};
+  if (root.n && root.p[0] == '"') {
+    char *buf = arena_alloc(p->a, root.n);
+    long n = buf ? lexer_decode_string(root, buf) : -1;
+    if (n < 0) return buf ? parse_error_at(p, &t, "invalid escape in symbol name") : st_oom();
+    root = (shl_str){buf, (size_t)n};
+  }
+  a->u.sym.root = root;
+  *out = a;
+  return NULL;
+}
+
+static shl_status attr_form(shl_parser *p, const shl_attr **out) {
+  const shl_token *t = p_tok(p);
+  if (t->kind == TK_BARE_ID) return keyword_attr(p, out);
+  if (t->kind == TK_INT || t->kind == TK_FLOAT || tok_punct(t, '-')) return number_attr(p, out);
+  if (t->kind == TK_STRING) return string_attr(p, out);
+  if (tok_punct(t, '[')) return array_attr(p, out);
+  if (tok_punct(t, '{')) return dict_attr(p, out);
+  if (t->kind == TK_AT_ID) return symref_attr(p, out);
+  if (t->kind == TK_HASH_ID) return hash_attr(p, out);
+  if (t->kind == TK_BANG_ID || tok_punct(t, '(')) return type_attr(p, out);
+  return parse_error(p, "expected attribute value");
+}
+
 shl_status p_attr(shl_parser *p, const shl_attr **out) {
   ST_TRY(p_nest_enter(p));
-  shl_token t = *p_tok(p);
-  shl_status st = NULL;
-  shl_attr *a = NULL;
-  if (t.kind == TK_BARE_ID) {
-    if (str_eq_c(t.text, "true") || str_eq_c(t.text, "false")) {
-      p_next(p);
-      a = attr_bool(p->a, str_eq_c(t.text, "true"));
-    } else if (str_eq_c(t.text, "unit")) {
-      p_next(p);
-      a = new_attr(p, AT_UNIT);
-    } else if (str_eq_c(t.text, "dense")) {
-      p_next(p);
-      st = p_dense(p, out);
-      goto done;
-    } else if (str_eq_c(t.text, "array")) {
-      p_next(p);
-      st = dense_array(p, out);
-      goto done;
-    } else if (str_eq_c(t.text, "inf") || str_eq_c(t.text, "nan")) {
-      p_next(p);
-      const shl_type *ty;
-      if ((st = typed_suffix(p, &ty))) goto done;
-      if (!ty || ty->kind != TY_SCALAR || !dtype_is_float(ty->dtype)) {
-        st = parse_error_at(p, &t, "'%.*s' needs a float type", (int)t.text.n, t.text.p);
-        goto done;
-      }
-      a = new_attr(p, AT_FLOAT);
-      if (a) {
-        a->type = ty;
-        if ((st = literal_to_bits(p, &t, false, ty->dtype, &a->u.f_bits))) goto done;
-      }
-    } else if (str_eq_c(t.text, "dense_resource") || str_eq_c(t.text, "sparse") || str_eq_c(t.text, "affine_map") ||
-               str_eq_c(t.text, "affine_set") || str_eq_c(t.text, "distinct") || str_eq_c(t.text, "strided")) {
-      const char *start = t.text.p;
-      p_next(p);
-      shl_str body;
-      if ((st = p_balanced(p, '<', &body))) goto done;
-      const shl_type *ty;
-      if ((st = typed_suffix(p, &ty))) goto done;
-      a = new_attr(p, AT_OPAQUE);
-      if (a) {
-        a->u.str = (shl_str){start, (size_t)(body.p + body.n - start)};
-        a->type = ty;
-      }
-    } else {
-      const shl_type *ty;
-      if ((st = p_type(p, &ty))) goto done;
-      a = new_attr(p, AT_TYPE);
-      if (a) a->type = ty;
-    }
-  } else if (t.kind == TK_INT || t.kind == TK_FLOAT || tok_punct(&t, '-')) {
-    bool neg = p_punct(p, '-');
-    shl_token num = *p_tok(p);
-    if (num.kind != TK_INT && num.kind != TK_FLOAT && !(num.kind == TK_BARE_ID && str_eq_c(num.text, "inf"))) {
-      st = parse_error(p, "expected number after '-'");
-      goto done;
-    }
-    p_next(p);
-    const shl_type *ty;
-    if ((st = typed_suffix(p, &ty))) goto done;
-    bool is_float = num.kind == TK_FLOAT || num.kind == TK_BARE_ID || (ty && ty->kind == TY_SCALAR && dtype_is_float(ty->dtype));
-    if (ty && (ty->kind != TY_SCALAR || !(dtype_is_int(ty->dtype) || dtype_is_float(ty->dtype)))) {
-      st = parse_error_at(p, &num, "numeric attribute needs an integer or float type");
-      goto done;
-    }
-    if (is_float) {
-      if (!ty) {
-        static const shl_type f64_type = {.kind = TY_SCALAR, .dtype = DT_F64};
-        ty = &f64_type;
-      }
-      if (!dtype_is_float(ty->dtype)) {
-        st = parse_error_at(p, &num, "floating point literal for non-float type");
-        goto done;
-      }
-      a = new_attr(p, AT_FLOAT);
-      if (a) {
-        a->type = ty;
-        if ((st = literal_to_bits(p, &num, neg, ty->dtype, &a->u.f_bits))) goto done;
-      }
-    } else {
-      uint64_t bits;
-      if ((st = literal_to_bits(p, &num, neg, ty ? ty->dtype : DT_I64, &bits))) goto done;
-      /* Keep the value sign-extended for signed types so comparisons see it. */
-      int64_t v = (int64_t)bits;
-      shl_dtype dt = ty ? ty->dtype : DT_I64;
-      unsigned w = dtype_bits(dt);
-      if (dtype_class(dt) == DTC_SINT && w < 64 && (bits >> (w - 1)) & 1) v = (int64_t)(bits | (~0ull << w));
-      /* `1 : i1` is the boolean true, as in MLIR (and it prints as `true`). */
-      a = dt == DT_I1 ? attr_bool(p->a, bits & 1) : attr_int(p->a, ty, v);
-    }
-  } else if (t.kind == TK_STRING) {
-    shl_str s;
-    if ((st = p_string(p, &s))) goto done;
-    const shl_type *ty;
-    if ((st = typed_suffix(p, &ty))) goto done;
-    a = new_attr(p, AT_STRING);
-    if (a) {
-      a->u.str = s;
-      a->type = ty;
-    }
-  } else if (tok_punct(&t, '[')) {
-    p_next(p);
-    uint32_t n = 0, cap = 0;
-    const shl_attr **items = NULL;
-    if (!p_punct(p, ']')) {
-      for (;;) {
-        const shl_attr *it;
-        if ((st = p_attr(p, &it))) goto done;
-        if (n == cap) {
-          uint32_t ncap = cap ? cap * 2 : 8;
-          const shl_attr **ni = ARENA_ARRAY(p->a, const shl_attr *, ncap);
-          if (!ni) {
-            st = st_oom();
-            goto done;
-          }
-          if (n) memcpy(ni, items, n * sizeof *ni);
-          items = ni;
-          cap = ncap;
-        }
-        items[n++] = it;
-        if (p_punct(p, ',')) continue;
-        if ((st = p_expect(p, ']'))) goto done;
-        break;
-      }
-    }
-    a = new_attr(p, AT_ARRAY);
-    if (a) {
-      a->u.arr.n = n;
-      a->u.arr.items = items;
-    }
-  } else if (tok_punct(&t, '{')) {
-    shl_named_attr *items;
-    uint32_t n;
-    if ((st = p_dict_items(p, &items, &n))) goto done;
-    a = new_attr(p, AT_DICT);
-    if (a) {
-      a->u.dict.n = n;
-      a->u.dict.items = items;
-    }
-  } else if (t.kind == TK_AT_ID) {
-    const char *start = t.text.p, *end = t.text.p + t.text.n;
-    p_next(p);
-    /* Nested references @a::@b */
-    while (tok_punct(p_tok(p), ':') && p->lx.p < p->lx.end && *p->lx.p == ':') {
-      p_next(p);
-      p_next(p);
-      if (p_tok(p)->kind != TK_AT_ID) {
-        st = parse_error(p, "expected '@' after '::'");
-        goto done;
-      }
-      end = p_tok(p)->text.p + p_tok(p)->text.n;
-      p_next(p);
-    }
-    a = new_attr(p, AT_SYMREF);
-    if (a) {
-      a->u.sym.text = (shl_str){start, (size_t)(end - start)};
-      shl_str root = {t.text.p + 1, t.text.n - 1};
-      if (root.n && root.p[0] == '"') {
-        char *buf = arena_alloc(p->a, root.n);
-        long n = buf ? lexer_decode_string(root, buf) : -1;
-        if (n < 0) {
-          st = buf ? parse_error_at(p, &t, "invalid escape in symbol name") : st_oom();
-          goto done;
-        }
-        root = (shl_str){buf, (size_t)n};
-      }
-      a->u.sym.root = root;
-    }
-  } else if (t.kind == TK_HASH_ID) {
-    st = hash_attr(p, out);
-    goto done;
-  } else if (t.kind == TK_BANG_ID || tok_punct(&t, '(')) {
-    const shl_type *ty;
-    if ((st = p_type(p, &ty))) goto done;
-    a = new_attr(p, AT_TYPE);
-    if (a) a->type = ty;
-  } else {
-    st = parse_error(p, "expected attribute value");
-    goto done;
-  }
-  if (!st && !a) st = st_oom();
-  if (!st) *out = a;
-done:
+  shl_status st = attr_form(p, out);
   p_nest_leave(p);
   return st;
 }

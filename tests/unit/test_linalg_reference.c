@@ -85,26 +85,30 @@ typedef struct {
   int64_t B, M, N, K;
   int64_t ls_b, ls_m, ls_k; /* lhs strides (elements) of batch, free, contracting */
   int64_t rs_b, rs_n, rs_k; /* rhs strides */
+  int64_t B2, ls_b2, rs_b2; /* a second batch dimension (B2 = 0: none), after the first in the result */
 } dot_case;
 
 static void dot_reference(const dot_case *c, const float *l, const float *r, double *out, double *mag) {
-  for (int64_t b = 0; b < c->B; b++)
+  int64_t b2n = c->B2 ? c->B2 : 1;
+  for (int64_t b = 0; b < c->B * b2n; b++) {
+    int64_t lb = b / b2n * c->ls_b + b % b2n * c->ls_b2, rb = b / b2n * c->rs_b + b % b2n * c->rs_b2;
     for (int64_t m = 0; m < c->M; m++)
       for (int64_t n = 0; n < c->N; n++) {
         double s = 0, a = 0;
         for (int64_t k = 0; k < c->K; k++) {
-          double p = (double)l[b * c->ls_b + m * c->ls_m + k * c->ls_k] * r[b * c->rs_b + n * c->rs_n + k * c->rs_k];
+          double p = (double)l[lb + m * c->ls_m + k * c->ls_k] * r[rb + n * c->rs_n + k * c->rs_k];
           s += p;
           a += fabs(p);
         }
         out[(b * c->M + m) * c->N + n] = s;
         mag[(b * c->M + m) * c->N + n] = a;
       }
+  }
 }
 
 static void check_dot(const char *what, const char *text, const dot_case *c, const int64_t *ld, int lr,
                       const int64_t *rd, int rr) {
-  int64_t nl = 1, nr = 1, no = c->B * c->M * c->N;
+  int64_t nl = 1, nr = 1, no = c->B * (c->B2 ? c->B2 : 1) * c->M * c->N;
   for (int i = 0; i < lr; i++) nl *= ld[i];
   for (int i = 0; i < rr; i++) nr *= rd[i];
   float *l = random_tensor(nl), *r = random_tensor(nr);
@@ -125,7 +129,7 @@ static void test_dot_general(void **state) {
   /* [M,K] x [K,N]: the plain matrix product. */
   {
     const int64_t ld[2] = {37, 53}, rd[2] = {53, 29};
-    dot_case c = {1, 37, 29, 53, 0, 53, 1, 0, 1, 29};
+    dot_case c = {1, 37, 29, 53, 0, 53, 1, 0, 1, 29, 0, 0, 0};
     check_dot("matmul",
               "func.func @main(%a: tensor<37x53xf32>, %b: tensor<53x29xf32>) -> tensor<37x29xf32> {\n"
               "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<37x53xf32>, "
@@ -136,7 +140,7 @@ static void test_dot_general(void **state) {
   /* [K,M] x [N,K]: both operands transposed. */
   {
     const int64_t ld[2] = {64, 17}, rd[2] = {23, 64};
-    dot_case c = {1, 17, 23, 64, 0, 1, 17, 0, 64, 1};
+    dot_case c = {1, 17, 23, 64, 0, 1, 17, 0, 64, 1, 0, 0, 0};
     check_dot("transposed operands",
               "func.func @main(%a: tensor<64x17xf32>, %b: tensor<23x64xf32>) -> tensor<17x23xf32> {\n"
               "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [1] : (tensor<64x17xf32>, "
@@ -147,7 +151,7 @@ static void test_dot_general(void **state) {
   /* lhs [M,B,K], rhs [K,N,B]: batch dimensions in the middle and last. */
   {
     const int64_t ld[3] = {9, 3, 31}, rd[3] = {31, 11, 3};
-    dot_case c = {3, 9, 11, 31, 31, 3 * 31, 1, 1, 3, 11 * 3};
+    dot_case c = {3, 9, 11, 31, 31, 3 * 31, 1, 1, 3, 11 * 3, 0, 0, 0};
     check_dot("batched, permuted",
               "func.func @main(%a: tensor<9x3x31xf32>, %b: tensor<31x11x3xf32>) -> tensor<3x9x11xf32> {\n"
               "  %0 = stablehlo.dot_general %a, %b, batching_dims = [1] x [2], contracting_dims = [2] x [0] : "
@@ -155,10 +159,22 @@ static void test_dot_general(void **state) {
               "  return %0 : tensor<3x9x11xf32>\n}\n",
               &c, ld, 3, rd, 3);
   }
+  /* Two batch dimensions, in opposite orders in the operands: lhs [B2,M,B1,K],
+   * rhs [K,B1,N,B2], result [B1,B2,M,N]. */
+  {
+    const int64_t ld[4] = {2, 5, 3, 7}, rd[4] = {7, 3, 4, 2};
+    dot_case c = {3, 5, 4, 7, 7, 21, 1, 8, 2, 24, 2, 105, 1};
+    check_dot("two batch dimensions",
+              "func.func @main(%a: tensor<2x5x3x7xf32>, %b: tensor<7x3x4x2xf32>) -> tensor<3x2x5x4xf32> {\n"
+              "  %0 = stablehlo.dot_general %a, %b, batching_dims = [2, 0] x [1, 3], contracting_dims = [3] x [0] : "
+              "(tensor<2x5x3x7xf32>, tensor<7x3x4x2xf32>) -> tensor<3x2x5x4xf32>\n"
+              "  return %0 : tensor<3x2x5x4xf32>\n}\n",
+              &c, ld, 4, rd, 4);
+  }
   /* [M,K] x [K]: matrix-vector, a long contraction (K = 1000). */
   {
     const int64_t ld[2] = {5, 1000}, rd[1] = {1000};
-    dot_case c = {1, 5, 1, 1000, 0, 1000, 1, 0, 0, 1};
+    dot_case c = {1, 5, 1, 1000, 0, 1000, 1, 0, 0, 1, 0, 0, 0};
     check_dot("matvec",
               "func.func @main(%a: tensor<5x1000xf32>, %b: tensor<1000xf32>) -> tensor<5xf32> {\n"
               "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<5x1000xf32>, "

@@ -3,6 +3,7 @@
 
 #include "support/cmplx.h"
 
+#include "ew_common.h"
 #include "support/scalar.h"
 
 ku_ck ku_ck_of(shl_dtype t) {
@@ -26,35 +27,38 @@ size_t ku_ck_bytes(ku_ck ck) {
   }
 }
 
-static void to_f64(shl_dtype t, const void *src, double *d, int64_t n) {
-  size_t sz = dtype_bytes(t);
-  const uint8_t *s = src;
-  if (dtype_is_float(t)) fp_to_f64_n(t, src, d, (size_t)n);
-  else if (dtype_class(t) == DTC_UINT)
-    for (int64_t i = 0; i < n; i++) d[i] = (double)(uint64_t)int_load(t, s + (size_t)i * sz);
-  else
-    for (int64_t i = 0; i < n; i++) d[i] = (double)int_load(t, s + (size_t)i * sz);
+/* Integers of dtype t to f32, f64 or i64 (CK_INT), a chunk at a time
+ * through the elementwise kernels' typed loads. */
+static void ints_to(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
+  bool u = dtype_class(t) != DTC_SINT;
+  int64_t v[EW_CHUNK];
+  for (int64_t off = 0; off < n; off += EW_CHUNK) {
+    int m = (int)(n - off < EW_CHUNK ? n - off : EW_CHUNK);
+    ew_load_int(t, src, off, m, v);
+    if (ck == CK_F32) {
+      float *d = (float *)dst + off;
+      for (int i = 0; i < m; i++) d[i] = u ? (float)(uint64_t)v[i] : (float)v[i];
+    } else if (ck == CK_F64) {
+      double *d = (double *)dst + off;
+      for (int i = 0; i < m; i++) d[i] = u ? (double)(uint64_t)v[i] : (double)v[i];
+    } else {
+      memcpy((int64_t *)dst + off, v, (size_t)m * sizeof *v);
+    }
+  }
 }
 
 bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
-  size_t sz = dtype_bytes(t);
-  const uint8_t *s = src;
   switch (ck) {
     case CK_F32: {
-      float *d = dst;
-      if (dtype_is_float(t)) fp_to_f32_n(t, src, d, (size_t)n);
-      else if (dtype_is_int(t)) {
-        bool u = dtype_class(t) != DTC_SINT;
-        for (int64_t i = 0; i < n; i++) {
-          int64_t v = int_load(t, s + (size_t)i * sz);
-          d[i] = u ? (float)(uint64_t)v : (float)v;
-        }
-      } else return false;
+      if (dtype_is_float(t)) fp_to_f32_n(t, src, dst, (size_t)n);
+      else if (dtype_is_int(t)) ints_to(ck, t, src, dst, n);
+      else return false;
       return true;
     }
     case CK_F64:
       if (dtype_is_complex(t) || t == DT_QUANT) return false;
-      to_f64(t, src, dst, n);
+      if (dtype_is_float(t)) fp_to_f64_n(t, src, dst, (size_t)n);
+      else ints_to(ck, t, src, dst, n);
       return true;
     case CK_C64: {
       float complex *d = dst;
@@ -77,9 +81,8 @@ bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
       return true;
     }
     case CK_INT: {
-      uint64_t *d = dst;
       if (!dtype_is_int(t)) return false;
-      for (int64_t i = 0; i < n; i++) d[i] = (uint64_t)int_load(t, s + (size_t)i * sz);
+      ints_to(ck, t, src, dst, n);
       return true;
     }
     default: return false;
@@ -87,19 +90,20 @@ bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
 }
 
 void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
-  size_t sz = dtype_bytes(t);
-  uint8_t *d = dst;
   switch (ck) {
     case CK_F32: fp_from_f32_n(t, src, dst, (size_t)n); break;
     case CK_F64: fp_from_f64_n(t, src, dst, (size_t)n); break;
     case CK_C64: memcpy(dst, src, (size_t)n * 8); break;
     case CK_C128: memcpy(dst, src, (size_t)n * 16); break;
     case CK_INT: {
-      const uint64_t *s = src;
-      if (t == DT_I1)
+      const int64_t *s = src;
+      if (t == DT_I1) {
+        uint8_t *d = dst;
         for (int64_t i = 0; i < n; i++) d[i] = s[i] != 0;
-      else
-        for (int64_t i = 0; i < n; i++) int_store(t, d + (size_t)i * sz, (int64_t)s[i]);
+        break;
+      }
+      for (int64_t off = 0; off < n; off += EW_CHUNK)
+        ew_store_int(t, s + off, dst, off, (int)(n - off < EW_CHUNK ? n - off : EW_CHUNK));
       break;
     }
     default: break;

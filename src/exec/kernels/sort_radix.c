@@ -49,6 +49,8 @@ typedef struct {
   uint64_t fmask, xc;     /* keys alone: key = b ^ (fmask if b < 0) ^ xc */
   void *buf[2];           /* scratch of n items each */
   void *perm;             /* items: the sorted order, n indices */
+  void *keys;             /* items of other than f32 keys: n keys, made once per slice (prep_keys) */
+  uint32_t kflags[MAX_T]; /* per thread: what making its share of the keys saw */
   int64_t nc;             /* chunks of the counting and scattering passes */
   uint32_t *cnt;          /* per chunk: NB counters of the top digit */
   uint32_t *bcnt;         /* per thread: bucket counters */
@@ -71,6 +73,9 @@ typedef struct {
   } while (0)
 
 /* ---- keys ---- */
+
+/* Keys of 32 bits: f32 and integers up to 32 bits. */
+static bool narrow_keys(shl_dtype t) { return t == DT_F32 || t == DT_I1 || (ku_plain_int(t) && dtype_bits(t) <= 32); }
 
 /* Keys alone: the bits themselves for unsigned integers, the sign flipped
  * for signed ones, and for floats all bits of negatives flipped; the
@@ -106,48 +111,132 @@ static int ko_verdict(const rjob *j, uint32_t fl) {
 }
 
 /* Items: zeros are equal unless the comparison is TOTALORDER on raw
- * values; NaNs become the canonical one, or (FLOAT compare) set flags. */
-static inline item32 it32_first(const rjob *j, int64_t i, uint32_t *fl) {
+ * values; NaNs become the canonical one, or (FLOAT compare) set flags.
+ * f32 keys are read where they are; other key types are made into an
+ * array of keys first (prep_keys), in loops typed once per slice. */
+static inline item32 it32f_first(const rjob *j, int64_t i, uint32_t *fl) {
   const sort_params *p = j->p;
-  int64_t e = j->base + i * j->st;
-  uint32_t k;
-  if (j->t == DT_F32) {
-    uint32_t b = ((const uint32_t *)j->in[0]->data)[e], a = b & 0x7FFFFFFFu;
-    if (a > 0x7F800000u) {
-      *fl |= p->nan_fallback;
-      if (p->canon_nan) b = (uint32_t)(p->nan_bits >> 63) << 31 | 0x7FC00000u;
-    } else if (!a && (p->nan_fallback || p->canon_nan)) {
-      b = 0;
-    }
-    k = b ^ ((uint32_t)((int32_t)b >> 31) & 0x7FFFFFFFu) ^ 0x80000000u;
-  } else {
-    int64_t v = int_load(j->t, (const uint8_t *)j->in[0]->data + (size_t)e * dtype_bytes(j->t));
-    k = j->t == DT_I1 ? (uint32_t)(v != 0) : dtype_class(j->t) == DTC_SINT ? (uint32_t)v ^ 0x80000000u : (uint32_t)v;
+  uint32_t b = ((const uint32_t *)j->in[0]->data)[j->base + i * j->st], a = b & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) {
+    *fl |= p->nan_fallback;
+    if (p->canon_nan) b = (uint32_t)(p->nan_bits >> 63) << 31 | 0x7FC00000u;
+  } else if (!a && (p->nan_fallback || p->canon_nan)) {
+    b = 0;
   }
+  uint32_t k = b ^ ((uint32_t)((int32_t)b >> 31) & 0x7FFFFFFFu) ^ 0x80000000u;
   return (item32){k ^ (uint32_t)j->flip, (uint32_t)i};
 }
 
-static inline item64 it64_first(const rjob *j, int64_t i, uint32_t *fl) {
-  const sort_params *p = j->p;
-  shl_dtype t = j->t;
-  const uint8_t *e = (const uint8_t *)j->in[0]->data + (size_t)(j->base + i * j->st) * dtype_bytes(t);
-  uint64_t k, sign = 1ull << 63;
-  if (p->is_float) {
-    uint64_t b = fp_f64_bits(fp_to_f64(t, fp_load(t, e))), a = b & ~sign;
-    if (a > 0x7FF0000000000000ull) {
-      *fl |= p->nan_fallback;
-      if (p->canon_nan) b = p->nan_bits;
-    } else if (!a && (p->nan_fallback || p->canon_nan)) {
-      b = 0;
-    }
-    k = b ^ ((uint64_t)((int64_t)b >> 63) & ~sign) ^ sign;
-  } else {
-    k = (uint64_t)int_load(t, e) ^ (dtype_class(t) == DTC_SINT ? sign : 0);
-  }
-  return (item64){k ^ j->flip, (uint64_t)i};
+static inline item32 itk32_first(const rjob *j, int64_t i, uint32_t *fl) {
+  (void)fl;
+  return (item32){((const uint32_t *)j->keys)[i], (uint32_t)i};
 }
 
-static int it_verdict(const rjob *j, uint32_t fl) { return fl ? R_NAN : R_OK; }
+static inline item64 itk64_first(const rjob *j, int64_t i, uint32_t *fl) {
+  (void)fl;
+  return (item64){((const uint64_t *)j->keys)[i], (uint64_t)i};
+}
+
+enum { PREP_BLOCK = 256 };
+
+/* Integer keys of elements [lo, hi): the value (wrapped to its width) with
+ * the sign bit flipped for signed types, so that keys order as values;
+ * booleans are 0 or 1. */
+#define PREP_INTS(CT, KT)                                                             \
+  do {                                                                                \
+    const CT *src = (const CT *)j->in[0]->data + j->base;                             \
+    KT *dst = j->keys;                                                                \
+    for (int64_t i = lo; i < hi; i++) {                                               \
+      uint64_t u = (uint64_t)src[i * j->st] << up;                                    \
+      uint64_t v = sgn ? (uint64_t)((int64_t)u >> up) : u >> up;                      \
+      dst[i] = ((KT)v ^ (KT)sbit) ^ (KT)j->flip;                                      \
+    }                                                                                 \
+  } while (0)
+
+static void prep_int_keys(rjob *j, int64_t lo, int64_t hi) {
+  shl_dtype t = j->t;
+  bool sgn = dtype_class(t) == DTC_SINT, wide = !narrow_keys(t);
+  int up = 64 - (int)dtype_bits(t);
+  uint64_t sbit = sgn ? (wide ? 1ull << 63 : 1ull << 31) : 0;
+  switch (dtype_bytes(t) * 2 + wide) {
+    case 2: PREP_INTS(uint8_t, uint32_t); break;
+    case 4: PREP_INTS(uint16_t, uint32_t); break;
+    case 8: PREP_INTS(uint32_t, uint32_t); break;
+    case 17: PREP_INTS(uint64_t, uint64_t); break;
+    default: break; /* no other integer storage */
+  }
+}
+
+/* Copies the storage of elements [i, i + m) of the slice to dst (contiguous). */
+static void gather(const rjob *j, int64_t i, int64_t m, void *dst) {
+  size_t sz = dtype_bytes(j->t);
+  const uint8_t *src = (const uint8_t *)j->in[0]->data + (size_t)(j->base + i * j->st) * sz;
+  if (j->st == 1) {
+    memcpy(dst, src, (size_t)m * sz);
+    return;
+  }
+  switch (sz) {
+    case 1:
+      for (int64_t k = 0; k < m; k++) ((uint8_t *)dst)[k] = src[k * j->st];
+      break;
+    case 2:
+      for (int64_t k = 0; k < m; k++) ((uint16_t *)dst)[k] = ((const uint16_t *)src)[k * j->st];
+      break;
+    case 4:
+      for (int64_t k = 0; k < m; k++) ((uint32_t *)dst)[k] = ((const uint32_t *)src)[k * j->st];
+      break;
+    default:
+      for (int64_t k = 0; k < m; k++) ((uint64_t *)dst)[k] = ((const uint64_t *)src)[k * j->st];
+      break;
+  }
+}
+
+/* Float keys (other than f32) of elements [lo, hi): the value as f64 bits
+ * (exact), zeros and NaNs as in it32f_first, ordered as unsigned keys. */
+static uint32_t prep_float_keys(rjob *j, int64_t lo, int64_t hi) {
+  const sort_params *p = j->p;
+  uint64_t storage[PREP_BLOCK], sign = 1ull << 63, *dst = j->keys;
+  double v[PREP_BLOCK];
+  uint32_t fl = 0;
+  for (int64_t i = lo; i < hi; i += PREP_BLOCK) {
+    int64_t m = hi - i < PREP_BLOCK ? hi - i : PREP_BLOCK;
+    gather(j, i, m, storage);
+    fp_to_f64_n(j->t, storage, v, (size_t)m);
+    for (int64_t k = 0; k < m; k++) {
+      uint64_t b = fp_f64_bits(v[k]), a = b & ~sign;
+      if (a > 0x7FF0000000000000ull) {
+        fl |= p->nan_fallback;
+        if (p->canon_nan) b = p->nan_bits;
+      } else if (!a && (p->nan_fallback || p->canon_nan)) {
+        b = 0;
+      }
+      dst[i + k] = (b ^ ((uint64_t)((int64_t)b >> 63) & ~sign) ^ sign) ^ j->flip;
+    }
+  }
+  return fl;
+}
+
+/* Thread tid of nt makes its share of the slice's keys. */
+static void prep_keys(rjob *j, int nt, int tid) {
+  int64_t lo = j->n * tid / nt, hi = j->n * (tid + 1) / nt;
+  if (j->p->is_float)
+    j->kflags[tid] = prep_float_keys(j, lo, hi);
+  else
+    prep_int_keys(j, lo, hi);
+  BARRIER(nt);
+}
+
+#define NO_PREP(j, nt, tid) ((void)0)
+
+static int it_verdict(const rjob *j, uint32_t fl) {
+  (void)j;
+  return fl ? R_NAN : R_OK;
+}
+
+static int itk_verdict(const rjob *j, uint32_t fl) {
+  for (int t = 0; t < MAX_T; t++) fl |= j->kflags[t];
+  return fl ? R_NAN : R_OK;
+}
 
 /* ---- the sort ----
  *
@@ -265,12 +354,13 @@ enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
  * The counting read guesses the top digit to be the key's highest bits
  * (any keys of both signs) and counts again when the key range says
  * otherwise. */
-#define DEF_RADIX(NAME, BUCKET, ITEM, KT, KBITS, FIRST, KEY, LAST, VERDICT)                        \
+#define DEF_RADIX(NAME, BUCKET, ITEM, KT, KBITS, PREP, FIRST, KEY, LAST, VERDICT)                  \
   static int NAME(rjob *j, int nt, int tid) {                                                      \
     enum { GUESS = KBITS - D };                                                                     \
     int64_t n = j->n, nc = j->nc;                                                                   \
     ITEM *a = j->buf[0], *b = j->buf[1];                                                            \
     uint32_t fl = 0, none = 0;                                                                      \
+    PREP(j, nt, tid);                                                                               \
     if (nt == 1 && n <= SMALL) {                                                                    \
       for (int64_t i = 0; i < n; i++) a[i] = FIRST(j, i, &fl);                                      \
       int v = VERDICT(j, fl);                                                                       \
@@ -353,13 +443,12 @@ DEF_BUCKET(bucket_ko32, uint32_t, uint32_t, SELF, ko32_last)
 DEF_BUCKET(bucket_ko64, uint64_t, uint64_t, SELF, ko64_last)
 DEF_BUCKET(bucket_it32, item32, uint32_t, ITEM_KEY, IT32_LAST)
 DEF_BUCKET(bucket_it64, item64, uint64_t, ITEM_KEY, IT64_LAST)
-DEF_RADIX(radix_ko32, bucket_ko32, uint32_t, uint32_t, 32, ko32_first, SELF, ko32_last, ko_verdict)
-DEF_RADIX(radix_ko64, bucket_ko64, uint64_t, uint64_t, 64, ko64_first, SELF, ko64_last, ko_verdict)
-DEF_RADIX(radix_it32, bucket_it32, item32, uint32_t, 32, it32_first, ITEM_KEY, IT32_LAST, it_verdict)
-DEF_RADIX(radix_it64, bucket_it64, item64, uint64_t, 64, it64_first, ITEM_KEY, IT64_LAST, it_verdict)
+DEF_RADIX(radix_ko32, bucket_ko32, uint32_t, uint32_t, 32, NO_PREP, ko32_first, SELF, ko32_last, ko_verdict)
+DEF_RADIX(radix_ko64, bucket_ko64, uint64_t, uint64_t, 64, NO_PREP, ko64_first, SELF, ko64_last, ko_verdict)
+DEF_RADIX(radix_it32f, bucket_it32, item32, uint32_t, 32, NO_PREP, it32f_first, ITEM_KEY, IT32_LAST, it_verdict)
+DEF_RADIX(radix_itk32, bucket_it32, item32, uint32_t, 32, prep_keys, itk32_first, ITEM_KEY, IT32_LAST, itk_verdict)
+DEF_RADIX(radix_itk64, bucket_it64, item64, uint64_t, 64, prep_keys, itk64_first, ITEM_KEY, IT64_LAST, itk_verdict)
 
-/* Keys of 32 bits: f32 and integers up to 32 bits. */
-static bool narrow_keys(shl_dtype t) { return t == DT_F32 || t == DT_I1 || (ku_plain_int(t) && dtype_bits(t) <= 32); }
 
 static int keys_only_width(shl_dtype t) {
   switch (t) {
@@ -400,7 +489,7 @@ static int slice_sort(rjob *j, int nt, int tid) {
   bool narrow = narrow_keys(j->t);
   if (tid == 0) memset(j->next, 0, sizeof j->next); /* everyone is past the keys-only sort */
   BARRIER(nt);
-  v = narrow ? radix_it32(j, nt, tid) : radix_it64(j, nt, tid);
+  v = j->t == DT_F32 ? radix_it32f(j, nt, tid) : narrow ? radix_itk32(j, nt, tid) : radix_itk64(j, nt, tid);
   if (v != R_OK) return v;
   int64_t st = j->st, base = j->base, lo = j->n * tid / nt, hi = j->n * (tid + 1) / nt;
   if (narrow) {
@@ -413,12 +502,11 @@ static int slice_sort(rjob *j, int nt, int tid) {
   return R_OK;
 }
 
-static size_t align64(size_t n) { return (n + 63) & ~(size_t)63; }
 
 /* Scratch of one slice's sort with nt threads: two item arrays, the
- * permutation, chunk and bucket counters, bucket starts and tasks. */
+ * permutation, the keys, chunk and bucket counters, bucket starts and tasks. */
 static size_t job_bytes(int64_t len, size_t item, int nt, int64_t nc) {
-  return 2 * align64((size_t)len * item) + align64((size_t)len * item / 2) +
+  return 2 * plan_align64((size_t)len * item) + 2 * plan_align64((size_t)len * item / 2) +
          ((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t) + 64;
 }
 
@@ -433,11 +521,13 @@ static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *con
   j->fmask = fl ? sign - 1 : 0;
   j->xc = (fl || sgn ? sign : 0) ^ j->flip;
   j->buf[0] = mem;
-  mem += align64((size_t)len * item);
+  mem += plan_align64((size_t)len * item);
   j->buf[1] = mem;
-  mem += align64((size_t)len * item);
+  mem += plan_align64((size_t)len * item);
   j->perm = mem;
-  mem += align64((size_t)len * item / 2);
+  mem += plan_align64((size_t)len * item / 2);
+  j->keys = mem;
+  mem += plan_align64((size_t)len * item / 2);
   j->cnt = (uint32_t *)mem;
   j->bcnt = j->cnt + (size_t)nc * NB;
   j->bstart = j->bcnt + (size_t)nt * MAX_BP * NB;
