@@ -8,7 +8,7 @@
 
 #include "passes/lower_linalg_emit.h"
 
-static const char *ty(shl_dtype dt) { return dtype_name(dt); }
+static const char *ty(shl_dtype dt) { return ll_dtype(dt); }
 
 /* %t = OPNAME a[, b] : T */
 static uint32_t ins(ll_emit *e, const char *opname, uint32_t a, const uint32_t *b, shl_dtype dt) {
