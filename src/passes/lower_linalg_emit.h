@@ -60,6 +60,7 @@ uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtyp
 bool ll_is_elementwise(const shl_op *op);
 shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
+shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
 

@@ -266,6 +266,6 @@ shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled) {
   case OP_SLICE: return slice(e, op);
   case OP_CONCATENATE: return concatenate(e, op);
   case OP_IOTA: return iota(e, op);
-  default: *handled = false; return NULL;
+  default: return ll_index_op(e, op, handled);
   }
 }
