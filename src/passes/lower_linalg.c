@@ -58,7 +58,8 @@ const char *ll_dtype(shl_dtype dt) {
 bool ll_native_dtype(shl_dtype dt) {
   switch (dtype_class(dt)) {
   case DTC_BOOL: return true;
-  case DTC_SINT: return dtype_bits(dt) >= 8 && dt != DT_INDEX;
+  case DTC_SINT:
+  case DTC_UINT: return dtype_bits(dt) >= 8 && dt != DT_INDEX;
   case DTC_FLOAT: return dt == DT_F16 || dt == DT_BF16 || dt == DT_F32 || dt == DT_F64;
   default: return false;
   }

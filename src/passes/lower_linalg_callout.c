@@ -22,7 +22,10 @@ static shl_status check_text(const shl_op *op, const char *text, size_t len) {
   shloc_module_destroy(m);
   shloc_context_destroy(ctx);
   if (!st) return NULL;
-  shl_status r = ll_refuse(op, "no native pattern, and the op does not stand alone for shloc_rt_op");
+  shl_status r = op_error(op, SHLOC_ERR_UNSUPPORTED,
+                          "cannot be lowered to linalg yet: no native pattern, and its text for shloc_rt_op "
+                          "does not verify: %s",
+                          shloc_status_message(st));
   shloc_status_free(st);
   return r;
 }

@@ -1137,6 +1137,9 @@ shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
   arena_init(&nt.arena);
   strmap_init(&nt.used, &nt.arena);
   names_begin_isolated(&nt, root);
+  /* Operands become the function's arguments: fresh names (a result of a
+   * multi-result op, %0#1, cannot name an argument). */
+  for (uint32_t i = 0; i < op->n_operands; i++) set_name(op->operands[i], unique_name(&nt, "in"));
   shl_printer pr = {.names = &nt, .flags = SHLOC_PRINT_GENERIC};
   pr_puts(&pr, "func.func @main(");
   bool first = true;

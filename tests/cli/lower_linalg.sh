@@ -112,7 +112,9 @@ import math, re, struct, sys
 def nums(text):
     out = []
     for tok in re.findall(r"0x[0-9A-Fa-f]+|-?nan|-?inf|[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?", text):
-        if tok.startswith("0x"):
+        if tok.startswith("0x") and len(tok) > 10:
+            out.append(struct.unpack("<d", struct.pack("<Q", int(tok, 16)))[0])
+        elif tok.startswith("0x"):
             out.append(struct.unpack("<f", struct.pack("<I", int(tok, 16)))[0])
         else:
             out.append(float(tok))
