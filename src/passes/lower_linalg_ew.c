@@ -5,6 +5,7 @@
  * propagate NaN and order -0 < +0 (arith.maximumf/minimumf); float -> int
  * converts truncate and saturate, NaN -> 0; bool add/multiply are or/and. */
 #include <stdio.h>
+#include <string.h>
 
 #include "passes/lower_linalg_emit.h"
 
@@ -257,6 +258,8 @@ bool ll_is_elementwise(const shl_op *op) {
   shl_opid id = op_id(op);
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
     if (simple[i].id == id) return true;
+  /* bitcast_convert between equal widths (others change the shape) */
+  if (id == OP_BITCAST_CONVERT) return op->operands[0]->type->rank == op->results[0].type->rank;
   return id == OP_COMPARE || id == OP_SELECT || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
          id == OP_SIGN || id == OP_LOGISTIC || id == OP_IS_FINITE || id == OP_SHIFT_LEFT ||
          id == OP_SHIFT_RIGHT_LOGICAL || id == OP_SHIFT_RIGHT_ARITHMETIC;
@@ -272,6 +275,9 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
   case OP_COMPARE: return compare(e, op, a, dt, res);
   case OP_SELECT: *res = sel(e, a[0], a[1], a[2], out_dt); return NULL;
   case OP_CONVERT: *res = ll_convert(e, a[0], dt, out_dt); return NULL;
+  case OP_BITCAST_CONVERT:
+    *res = !strcmp(ll_dtype(dt), ll_dtype(out_dt)) ? a[0] : cast(e, "arith.bitcast", a[0], dt, out_dt);
+    return NULL;
   case OP_NOT: *res = ll_bin(e, "arith.xori", a[0], ll_cst_int(e, -1, dt), dt); return NULL;
   case OP_SIGN:
     if (uns) *res = cast(e, "arith.extui", cmp(e, "cmpi", "ne", a[0], ll_cst_int(e, 0, dt), dt), DT_I1, dt);
