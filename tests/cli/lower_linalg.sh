@@ -126,7 +126,7 @@ want = nums(want[want.index("dense<") + 6:want.rindex("> : tensor<")])
 if len(got) != len(want):
     sys.exit("count %d != %d" % (len(got), len(want)))
 for i, (g, w) in enumerate(zip(got, want)):
-    if math.isnan(w) and math.isnan(g):
+    if (math.isnan(w) and math.isnan(g)) or g == w:
         continue
     if not abs(g - w) <= 1e-5 * max(1.0, abs(w)):
         sys.exit("element %d: compiled %r, shloc run %r" % (i, g, w))
