@@ -1,6 +1,7 @@
 /* dot_general -> linalg.generic over (batch, lhs free, rhs free,
- * contracting) with a zero-filled accumulator; reduce -> linalg.reduce with
- * the StableHLO body inlined when it is a chain of elementwise ops. */
+ * contracting) with a zero-filled accumulator; reduce (any number of
+ * inputs) -> linalg.reduce and map -> linalg.generic, with the StableHLO
+ * body inlined when it is a chain of elementwise ops. */
 #include "passes/lower_linalg_emit.h"
 
 #define LL_MAX_RANK 16
@@ -124,91 +125,174 @@ static bool body_scalar(const shl_value *v, uint32_t *out) {
   return true;
 }
 
-/* Inlines a reduce body: (acc, x) block arguments are linalg.reduce's
- * (init, in) arguments swapped; every op must be elementwise on rank 0. */
-static shl_status reduce_body(ll_emit *e, const shl_op *op, const shl_block *b, uint32_t in_arg, uint32_t acc_arg,
-                              uint32_t *res) {
-  ((shl_value *)&b->args[0])->id = acc_arg + 1;
-  ((shl_value *)&b->args[1])->id = in_arg + 1;
+/* Inlines a body of elementwise ops on rank-0 tensors (reduce, map):
+ * block argument i is scalar args[i]; res[] gets the n_res returned
+ * scalars. */
+shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, const uint32_t *args, uint32_t *res,
+                          uint32_t n_res) {
+  for (uint32_t i = 0; i < b->n_args; i++) ((shl_value *)&b->args[i])->id = args[i] + 1;
   for (const shl_op *o = b->first; o; o = o->next) {
-    uint32_t args[3];
-    if (o->n_operands > 3) return ll_refuse(op, "the reduce body has an op with too many operands");
-    for (uint32_t i = 0; i < o->n_operands; i++)
-      if (!body_scalar(o->operands[i], &args[i])) return ll_refuse(o, "the reduce body uses an outer value");
+    uint32_t in[3];
+    if (o->n_operands > 3 && !(o->def->traits & T_TERM)) return ll_refuse(op, "the body has an op with too many operands");
     if (o->def->traits & T_TERM) {
-      if (o->n_operands != 1) return ll_refuse(op, "only single-result reduces are covered");
-      *res = args[0];
+      if (o->n_operands != n_res) return ll_refuse(op, "the body returns an unexpected number of values");
+      for (uint32_t i = 0; i < n_res; i++)
+        if (!body_scalar(o->operands[i], &res[i])) return ll_refuse(op, "the body returns an outer value");
       return NULL;
     }
-    if (!ll_is_elementwise(o) || o->n_results != 1) return ll_refuse(o, "only elementwise reduce bodies are covered");
+    for (uint32_t i = 0; i < o->n_operands; i++)
+      if (!body_scalar(o->operands[i], &in[i])) return ll_refuse(op, "the body uses an outer value");
+    if (!ll_is_elementwise(o) || o->n_results != 1) return ll_refuse(op, "only elementwise bodies are inlined");
     ST_TRY(ll_check_types(o));
     uint32_t main_arg = op_is(o, OP_SELECT) || op_is(o, OP_CLAMP) ? 1 : 0;
     uint32_t r;
-    ST_TRY(ll_scalar(e, o, args, o->operands[main_arg]->type->dtype, o->results[0].type->dtype, &r));
+    ST_TRY(ll_scalar(e, o, in, o->operands[main_arg]->type->dtype, o->results[0].type->dtype, &r));
     ((shl_value *)&o->results[0])->id = r + 1;
   }
-  return ll_refuse(op, "the reduce body has no terminator");
+  return ll_refuse(op, "the body has no terminator");
 }
 
+/* linalg.reduce over N inputs with N inits (filled from the rank-0 init
+ * operands); StableHLO's block takes (accumulators..., elements...),
+ * linalg's (elements..., accumulators...). */
 shl_status ll_reduce(ll_emit *e, const shl_op *op) {
-  if (op->n_operands != 2 || op->n_results != 1) return ll_refuse(op, "only single-input reduces are covered");
-  if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != 2)
+  uint32_t n = op->n_results;
+  if (n == 0 || n > LL_MAX_RANK || op->n_operands != 2 * n) return ll_refuse(op, "unexpected reduce operands");
+  if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != 2 * n)
     return ll_refuse(op, "unexpected reduce body");
   int64_t dims[LL_MAX_RANK];
-  size_t n;
+  size_t nd;
   const shl_attr *da = op_attr(op, "dimensions");
-  if (!da || !attr_as_ints(da, dims, LL_MAX_RANK, &n) || n > LL_MAX_RANK) return ll_refuse(op, "bad dimensions");
-  const shl_type *it = op->operands[0]->type, *rt = op->results[0].type;
-  shl_dtype dt = rt->dtype;
-  uint32_t init = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, init);
-  pr_puts(&e->pr, " = tensor.extract ");
-  ll_val(e, op->operands[1]);
-  pr_puts(&e->pr, "[] : ");
-  ll_type(e, op->operands[1]->type);
-  uint32_t empty = ll_empty(e, rt), filled = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, filled);
-  pr_puts(&e->pr, " = linalg.fill ins(");
-  ll_tmp(e, init);
-  pr_printf(&e->pr, " : %s) outs(", ll_dtype(dt));
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") -> ");
-  ll_type(e, rt);
+  if (!da || !attr_as_ints(da, dims, LL_MAX_RANK, &nd) || nd > LL_MAX_RANK) return ll_refuse(op, "bad dimensions");
+  uint32_t filled[LL_MAX_RANK];
+  for (uint32_t k = 0; k < n; k++) {
+    const shl_type *rt = op->results[k].type;
+    uint32_t init = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, init);
+    pr_puts(&e->pr, " = tensor.extract ");
+    ll_val(e, op->operands[n + k]);
+    pr_puts(&e->pr, "[] : ");
+    ll_type(e, op->operands[n + k]->type);
+    uint32_t empty = ll_empty(e, rt);
+    filled[k] = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, filled[k]);
+    pr_puts(&e->pr, " = linalg.fill ins(");
+    ll_tmp(e, init);
+    pr_printf(&e->pr, " : %s) outs(", ll_dtype(rt->dtype));
+    ll_tmp(e, empty);
+    pr_puts(&e->pr, " : ");
+    ll_type(e, rt);
+    pr_puts(&e->pr, ") -> ");
+    ll_type(e, rt);
+  }
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.reduce ins(");
-  ll_val(e, op->operands[0]);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_val(e, op->operands[k]);
+  }
   pr_puts(&e->pr, " : ");
-  ll_type(e, it);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_type(e, op->operands[k]->type);
+  }
   pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, filled);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, filled[k]);
+  }
   pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_type(e, op->results[k].type);
+  }
   pr_puts(&e->pr, ") dimensions = [");
-  for (size_t i = 0; i < n; i++) pr_printf(&e->pr, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  for (size_t i = 0; i < nd; i++) pr_printf(&e->pr, "%s%lld", i ? ", " : "", (long long)dims[i]);
   pr_puts(&e->pr, "]");
   e->pr.indent += 1;
   pr_newline(&e->pr);
-  uint32_t x = ll_fresh(e), acc = ll_fresh(e);
+  uint32_t args[2 * LL_MAX_RANK], res[LL_MAX_RANK];
   pr_puts(&e->pr, "(");
-  ll_tmp(e, x);
-  pr_printf(&e->pr, ": %s, ", ll_dtype(it->dtype));
-  ll_tmp(e, acc);
-  pr_printf(&e->pr, ": %s) {", ll_dtype(dt));
+  for (uint32_t k = 0; k < 2 * n; k++) { /* elements, then accumulators */
+    uint32_t t = ll_fresh(e);
+    const shl_type *ty = k < n ? op->operands[k]->type : op->results[k - n].type;
+    args[k < n ? n + k : k - n] = t;
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, t);
+    pr_printf(&e->pr, ": %s", ll_dtype(ty->dtype));
+  }
+  pr_puts(&e->pr, ") {");
   e->pr.indent += 1;
-  uint32_t res = 0;
-  ST_TRY(reduce_body(e, op, op->regions[0].blocks[0], x, acc, &res));
+  ST_TRY(ll_inline_body(e, op, op->regions[0].blocks[0], args, res, n));
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
-  ll_tmp(e, res);
-  pr_printf(&e->pr, " : %s", ll_dtype(dt));
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, res[k]);
+  }
+  pr_puts(&e->pr, " : ");
+  for (uint32_t k = 0; k < n; k++) pr_printf(&e->pr, "%s%s", k ? ", " : "", ll_dtype(op->results[k].type->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "}");
   e->pr.indent -= 1;
+  return NULL;
+}
+
+/* map -> linalg.generic over identical shapes with the body inlined (the
+ * spec's `dimensions` are all of them). */
+shl_status ll_map_op(ll_emit *e, const shl_op *op) {
+  const shl_type *rt = op->results[0].type;
+  uint32_t n = op->n_operands;
+  if (n > LL_MAX_RANK || op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != n)
+    return ll_refuse(op, "unexpected map body");
+  uint32_t empty = ll_empty(e, rt);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
+  for (uint32_t i = 0; i <= n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_identity_map(e, rt->rank);
+  }
+  pr_puts(&e->pr, "], ");
+  ll_iterators(e, rt->rank, NULL);
+  pr_puts(&e->pr, "} ins(");
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, op->operands[i]);
+  }
+  pr_puts(&e->pr, " : ");
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_type(e, op->operands[i]->type);
+  }
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, empty);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ") {");
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "^bb0(");
+  uint32_t args[LL_MAX_RANK], res = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    args[i] = ll_fresh(e);
+    ll_tmp(e, args[i]);
+    pr_printf(&e->pr, ": %s, ", ll_dtype(op->operands[i]->type->dtype));
+  }
+  ll_tmp(e, ll_fresh(e));
+  pr_printf(&e->pr, ": %s):", ll_dtype(rt->dtype));
+  e->pr.indent += 1;
+  ST_TRY(ll_inline_body(e, op, op->regions[0].blocks[0], args, &res, 1));
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "linalg.yield ");
+  ll_tmp(e, res);
+  pr_printf(&e->pr, " : %s", ll_dtype(rt->dtype));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} -> ");
+  ll_type(e, rt);
   return NULL;
 }

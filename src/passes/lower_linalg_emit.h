@@ -63,5 +63,8 @@ shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
+shl_status ll_map_op(ll_emit *e, const shl_op *op);
+shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, const uint32_t *args, uint32_t *res,
+                          uint32_t n_res);
 
 #endif

@@ -85,7 +85,11 @@ static void test_callout(void **state) {
   (void)state;
   char *out = NULL;
   shloc_status st = lower_text("func.func @main(%x: tensor<4xui32>) -> tensor<4xui32> {\n"
-                               "  %r = stablehlo.reverse %x, dims = [0] : tensor<4xui32>\n"
+                               "  %r = \"stablehlo.sort\"(%x) ({\n"
+                               "  ^bb0(%a: tensor<ui32>, %b: tensor<ui32>):\n"
+                               "    %c = stablehlo.compare LT, %a, %b, UNSIGNED : (tensor<ui32>, tensor<ui32>) -> tensor<i1>\n"
+                               "    stablehlo.return %c : tensor<i1>\n"
+                               "  }) {dimension = 0 : i64} : (tensor<4xui32>) -> tensor<4xui32>\n"
                                "  return %r : tensor<4xui32>\n"
                                "}\n",
                                &out);
