@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "cli_lower.h"
-#include "passes/lower_linalg.h"
 
 static const char usage_text[] =
     "usage: shloc compile FILE -o OUT\n"
@@ -85,18 +84,20 @@ static bool need_tool(const char *tool, const char *package) {
 
 /* Lowers path into dir/lowered.mlir. */
 static bool lower_to(const char *path, const char *lowered) {
-  char *text = NULL, *out = NULL;
-  size_t len = 0, out_len = 0;
-  if (!cli_read_file(path, &text, &len)) return false;
+  char *out = NULL;
+  size_t out_len = 0;
+  cli_input in;
+  if (!cli_input_open(path, &in)) return false;
   shloc_context *ctx = shloc_context_create();
   shloc_module *m = NULL;
-  shloc_status st = ctx ? shloc_module_parse(ctx, path, text, len, 1, &m) : st_oom();
+  shloc_status st = ctx ? shloc_module_parse(ctx, path, in.text, in.len, 1, &m)
+                        : shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory");
   if (!st) st = shloc_module_verify(m);
-  if (!st) st = pass_lower_linalg(m, &out, &out_len);
-  if (st) cli_report(st, text, len);
+  if (!st) st = shloc_lower_linalg(m, &out, &out_len);
+  if (st) cli_report(st, in.text, in.len);
   bool ok = !st && cli_write_file(lowered, out, out_len);
   free(out);
-  free(text);
+  cli_input_close(&in);
   shloc_module_destroy(m);
   shloc_context_destroy(ctx);
   return ok;

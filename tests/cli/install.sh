@@ -27,8 +27,9 @@ cmake --install "$BUILD" --prefix "$P" >/dev/null
 cp "$BUILD/install_manifest.txt" "$tmp/installed.txt"
 
 L=$(dirname "$(find "$P" -name libshloc.a)")
-for f in bin/shloc include/shloc/shloc.h include/shloc/builder.h include/shloc/ffi_registry.h \
-         include/shloc/xla_ffi.h; do
+[ -e "$P/bin/shloc" ] || fail "missing bin/shloc"
+for h in "$SRC"/include/shloc/*.h; do
+  f=include/shloc/${h##*/}
   [ -e "$P/$f" ] || fail "missing $f"
 done
 for f in libshloc.a libshloc.so pkgconfig/shloc.pc cmake/shloc/shlocConfig.cmake \
