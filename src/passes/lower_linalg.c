@@ -138,8 +138,7 @@ static bool callout_allowed(const shl_op *op) {
   case OP_COLLECTIVE_BROADCAST: case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_REDUCE:
   case OP_REPLICA_ID: case OP_PARTITION_ID: case OP_INFEED: case OP_OUTFEED: case OP_SEND: case OP_RECV:
   case OP_AFTER_ALL: case OP_CREATE_TOKEN: case OP_ASYNC_START: case OP_ASYNC_DONE:
-  case OP_CUSTOM_CALL: case OP_COMPOSITE: case OP_INTERPRETER_RUN_PARALLEL:
-  case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+  case OP_CUSTOM_CALL: case OP_INTERPRETER_RUN_PARALLEL:
     return false;
   default: break;
   }
@@ -340,8 +339,9 @@ static shl_status emit_constant(ll_emit *e, const shl_op *op) {
   return NULL;
 }
 
+/* func.call, or a composite as a call of its decomposition. */
 static shl_status emit_call(ll_emit *e, const shl_op *op) {
-  const shl_attr *callee = op_attr(op, "callee");
+  const shl_attr *callee = op_attr(op, op_is(op, OP_COMPOSITE) ? "decomposition" : "callee");
   if (!callee || callee->kind != AT_SYMREF) return ll_refuse(op, "a call needs a callee");
   pr_newline(&e->pr);
   ll_results(e, op);
@@ -372,21 +372,56 @@ static shl_status emit_native(ll_emit *e, const shl_op *op) {
   return ll_refuse(op, "no lowering for this op");
 }
 
-static shl_status emit_op(ll_emit *e, const shl_op *op) {
-  switch (op_id(op)) {
-  case OP_WHILE: return emit_while(e, op);
-  case OP_IF: return emit_if(e, op);
-  case OP_CASE: return emit_case(e, op);
-  case OP_FUNC_CALL: return emit_call(e, op);
-  default: break;
+/* The tensor a tuple value holds at `index`, when the tuple is built in
+ * this function (tuple ops, possibly nested and taken apart again). */
+static const shl_value *tuple_element(const shl_value *t, int64_t index) {
+  const shl_op *d = t->def;
+  if (!d) return NULL;
+  if (op_is(d, OP_TUPLE)) return index >= 0 && index < d->n_operands ? d->operands[index] : NULL;
+  int64_t inner;
+  if (op_is(d, OP_GET_TUPLE_ELEMENT) && attr_as_int(op_attr(d, "index"), &inner)) {
+    const shl_value *v = tuple_element(d->operands[0], inner);
+    return v ? tuple_element(v, index) : NULL;
   }
-  if (!callout_allowed(op)) {
+  return NULL;
+}
+
+/* Tuples vanish: get_tuple_element of a tuple built here is a cast of the
+ * element (a tuple-typed result emits nothing; its uses are resolved). */
+static shl_status emit_tuple_op(ll_emit *e, const shl_op *op) {
+  if (op_is(op, OP_TUPLE) || op->results[0].type->kind == TY_TUPLE) return NULL;
+  int64_t index;
+  const shl_value *v = attr_as_int(op_attr(op, "index"), &index) ? tuple_element(op->operands[0], index) : NULL;
+  if (!v) return ll_refuse(op, "only tuples built in the same function are covered");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "tensor.cast ");
+  ll_val(e, v);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, v->type);
+  pr_puts(&e->pr, " to ");
+  ll_type(e, op->results[0].type);
+  return NULL;
+}
+
+static shl_status emit_op(ll_emit *e, const shl_op *op) {
+  if (!op_is(op, OP_TUPLE) && !op_is(op, OP_GET_TUPLE_ELEMENT)) {
     for (uint32_t i = 0; i < op->n_operands; i++)
       if (!type_ok(op->operands[i]->type)) return ll_refuse(op, "only static tensors are covered");
     for (uint32_t i = 0; i < op->n_results; i++)
       if (!type_ok(op->results[i].type)) return ll_refuse(op, "only static tensors are covered");
-    return ll_refuse(op, "it needs other devices, the host or tokens");
   }
+  switch (op_id(op)) {
+  case OP_WHILE: return emit_while(e, op);
+  case OP_IF: return emit_if(e, op);
+  case OP_CASE: return emit_case(e, op);
+  case OP_FUNC_CALL:
+  case OP_COMPOSITE: return emit_call(e, op);
+  case OP_TUPLE:
+  case OP_GET_TUPLE_ELEMENT: return emit_tuple_op(e, op);
+  default: break;
+  }
+  if (!callout_allowed(op)) return ll_refuse(op, "it needs other devices, the host or tokens");
   /* A native pattern may stop half-way: its text and numbers are rolled back. */
   size_t len = e->pr.len;
   uint32_t next = e->next_id;
