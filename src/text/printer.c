@@ -1120,6 +1120,40 @@ static void pr_results_lhs(shl_printer *pr, const shl_op *op) {
   pr_puts(pr, " = ");
 }
 
+/* Functions that op's regions call, transitively (at most `cap`; false when
+ * there are more or a callee is missing). */
+enum { CALLEES_MAX = 64 };
+
+static const shl_op *module_func(const shl_op *any, shl_str name) {
+  const shl_op *top = any;
+  while (top->block && top->block->region->parent) top = top->block->region->parent;
+  if (!top->n_regions || !top->regions[0].n_blocks) return NULL;
+  for (const shl_op *f = top->regions[0].blocks[0]->first; f; f = f->next)
+    if (op_is(f, OP_FUNC) && str_eq(func_sym_name(f), name)) return f;
+  return NULL;
+}
+
+static bool collect_callees(const shl_op *op, const shl_op **list, uint32_t *n) {
+  for (uint32_t r = 0; r < op->n_regions; r++)
+    for (uint32_t b = 0; b < op->regions[r].n_blocks; b++)
+      for (const shl_op *o = op->regions[r].blocks[b]->first; o; o = o->next) {
+        if (op_is(o, OP_FUNC_CALL)) {
+          const shl_attr *c = op_attr(o, "callee");
+          const shl_op *f = c && c->kind == AT_SYMREF ? module_func(o, c->u.sym.root) : NULL;
+          if (!f) return false;
+          bool seen = false;
+          for (uint32_t i = 0; i < *n && !seen; i++) seen = list[i] == f;
+          if (!seen) {
+            if (*n == CALLEES_MAX) return false;
+            list[(*n)++] = f;
+            if (!collect_callees(f, list, n)) return false;
+          }
+        }
+        if (!collect_callees(o, list, n)) return false;
+      }
+  return true;
+}
+
 shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
   *out = NULL;
   *out_len = 0;
@@ -1173,6 +1207,29 @@ shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
     pr_type(&pr, op->results[i].type);
   }
   pr_puts(&pr, ") -> ()\n}\n");
+  /* The functions its regions call follow, their values' ids kept too. */
+  const shl_op *callees[CALLEES_MAX];
+  uint32_t n_callees = 0;
+  bool callees_ok = collect_callees(op, callees, &n_callees);
+  for (uint32_t i = 0; callees_ok && i < n_callees; i++) {
+    if (callees[i] == root) continue; /* recursion into the op's own function: left out, fails to verify */
+    id_save cs = {0};
+    each_value(callees[i], save_or_restore_id, &cs);
+    cs.ids = malloc((cs.n ? cs.n : 1) * sizeof *cs.ids);
+    if (!cs.ids) {
+      pr.oom = true;
+      break;
+    }
+    cs.n = 0;
+    each_value(callees[i], save_or_restore_id, &cs);
+    pr.indent = 0;
+    print_op(&pr, callees[i]);
+    pr_puts(&pr, "\n");
+    cs.n = 0;
+    cs.restore = true;
+    each_value(callees[i], save_or_restore_id, &cs);
+    free(cs.ids);
+  }
   save.n = 0;
   save.restore = true;
   each_value(root, save_or_restore_id, &save);
