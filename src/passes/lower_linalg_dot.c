@@ -67,10 +67,21 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
     omap[i] = i;
     red[i] = i >= n_par;
   }
-  uint32_t acc;
-  zero_fill(e, out, &acc);
+  /* f16/bf16 products accumulate in f32 and round once, as the interpreter does */
+  shl_type acc_t = *out;
+  if (out->dtype == DT_F16 || out->dtype == DT_BF16) acc_t.dtype = DT_F32;
+  const shl_type *at = &acc_t;
+  bool narrow = at->dtype != out->dtype;
+  uint32_t acc, prod = 0;
+  zero_fill(e, at, &acc);
   pr_newline(&e->pr);
-  ll_results(e, op);
+  if (narrow) {
+    prod = ll_fresh(e);
+    ll_tmp(e, prod);
+    pr_puts(&e->pr, " = ");
+  } else {
+    ll_results(e, op);
+  }
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
   ll_map(e, n_all, lmap, lt->rank);
   pr_puts(&e->pr, ", ");
@@ -90,7 +101,7 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   pr_puts(&e->pr, ") outs(");
   ll_tmp(e, acc);
   pr_puts(&e->pr, " : ");
-  ll_type(e, out);
+  ll_type(e, at);
   pr_puts(&e->pr, ") {");
   pr_newline(&e->pr);
   uint32_t a = ll_fresh(e), b = ll_fresh(e), c = ll_fresh(e);
@@ -100,9 +111,9 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   ll_tmp(e, b);
   pr_printf(&e->pr, ": %s, ", ll_dtype(rt_->dtype));
   ll_tmp(e, c);
-  pr_printf(&e->pr, ": %s):", ll_dtype(out->dtype));
+  pr_printf(&e->pr, ": %s):", ll_dtype(at->dtype));
   e->pr.indent += 1;
-  shl_dtype dt = out->dtype;
+  shl_dtype dt = at->dtype;
   uint32_t x = ll_convert(e, a, lt->dtype, dt), y = ll_convert(e, b, rt_->dtype, dt);
   bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL;
   uint32_t p = ll_bin(e, fl ? "arith.mulf" : bl ? "arith.andi" : "arith.muli", x, y, dt);
@@ -111,6 +122,42 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   pr_puts(&e->pr, "linalg.yield ");
   ll_tmp(e, s);
   pr_printf(&e->pr, " : %s", ll_dtype(dt));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} -> ");
+  ll_type(e, at);
+  if (!narrow) return NULL;
+  uint32_t empty = ll_empty(e, out);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
+  ll_identity_map(e, out->rank);
+  pr_puts(&e->pr, ", ");
+  ll_identity_map(e, out->rank);
+  pr_puts(&e->pr, "], ");
+  ll_iterators(e, out->rank, NULL);
+  pr_puts(&e->pr, "} ins(");
+  ll_tmp(e, prod);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, at);
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, empty);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, out);
+  pr_puts(&e->pr, ") {");
+  pr_newline(&e->pr);
+  uint32_t w = ll_fresh(e);
+  pr_puts(&e->pr, "^bb0(");
+  ll_tmp(e, w);
+  pr_puts(&e->pr, ": f32, ");
+  ll_tmp(e, ll_fresh(e));
+  pr_printf(&e->pr, ": %s):", ll_dtype(out->dtype));
+  e->pr.indent += 1;
+  uint32_t rounded = ll_convert(e, w, DT_F32, out->dtype);
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "linalg.yield ");
+  ll_tmp(e, rounded);
+  pr_printf(&e->pr, " : %s", ll_dtype(out->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
