@@ -268,6 +268,16 @@ bool ll_is_elementwise(const shl_op *op) {
 shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype dt, shl_dtype out_dt,
                      uint32_t *res) {
   shl_opid id = op_id(op);
+  /* f16/bf16 compute in f32 and round once, as the interpreter does (exact
+   * for + - * / sqrt either way; upstream's f16 expm1/rsqrt/... are not) */
+  if ((dt == DT_F16 || dt == DT_BF16) && out_dt == dt && id != OP_SELECT && id != OP_BITCAST_CONVERT &&
+      op->n_operands <= 3) {
+    uint32_t w[3], r;
+    for (uint32_t i = 0; i < op->n_operands; i++) w[i] = ll_convert(e, a[i], dt, DT_F32);
+    ST_TRY(ll_scalar(e, op, w, DT_F32, DT_F32, &r));
+    *res = ll_convert(e, r, DT_F32, dt);
+    return NULL;
+  }
   bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL, uns = dtype_class(dt) == DTC_UINT;
   if (bl && (id == OP_ADD || id == OP_MAXIMUM)) id = OP_OR; /* spec: logical or / and on booleans */
   if (bl && (id == OP_MULTIPLY || id == OP_MINIMUM)) id = OP_AND;
