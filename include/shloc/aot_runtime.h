@@ -32,6 +32,9 @@ extern "C" {
  * first use (once, even when threads race) and lives until the process
  * exits.  Returns 0, or the shloc_code of the failure (bad text, wrong |n|). */
 SHLOC_API int32_t shloc_rt_op(void **cache, const char *text, int64_t len, void *const *bufs, int64_t n);
+/* Frees the op prepared in |cache| and sets it back to 0 (for hosts that
+ * unload compiled code; no call of that site may be running). */
+SHLOC_API void shloc_rt_op_release(void **cache);
 SHLOC_API int32_t _mlir_ciface_shloc_rt_op(void **cache, const char *text, int64_t len, void *const *bufs,
                                            int64_t n);
 

@@ -84,6 +84,10 @@ int32_t shloc_rt_op(void **cache, const char *text, int64_t len, void *const *bu
   return code ? code : -1;
 }
 
+void shloc_rt_op_release(void **cache) {
+  site_free(__atomic_exchange_n((rt_site **)cache, NULL, __ATOMIC_ACQ_REL));
+}
+
 int32_t _mlir_ciface_shloc_rt_op(void **cache, const char *text, int64_t len, void *const *bufs, int64_t n) {
   return shloc_rt_op(cache, text, len, bufs, n);
 }
