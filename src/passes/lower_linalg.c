@@ -21,6 +21,10 @@ static uint32_t value_num(ll_emit *e, const shl_value *v) {
 }
 
 void ll_val(ll_emit *e, const shl_value *v) {
+  if (v->id & LL_DIRECT) {
+    ll_tmp(e, (v->id & ~LL_DIRECT) - 1);
+    return;
+  }
   if (v->def && v->def->n_results > 1) {
     ll_tmp(e, value_num(e, &v->def->results[0]));
     pr_printf(&e->pr, "#%u", (unsigned)v->index);
@@ -36,14 +40,43 @@ void ll_results(ll_emit *e, const shl_op *op) {
   pr_puts(&e->pr, " = ");
 }
 
-void ll_elem(ll_emit *e, shl_dtype dt) { pr_puts(&e->pr, dtype_name(dt)); }
+const char *ll_dtype(shl_dtype dt) {
+  static const char *const ints[] = {"i8", "i8", "i16", "i32", "i64"};
+  switch (dtype_class(dt)) {
+  case DTC_SINT:
+  case DTC_UINT:
+    if (dt == DT_INDEX) return "i64";
+    return ints[dtype_bits(dt) <= 8 ? 0 : dtype_bits(dt) == 16 ? 2 : dtype_bits(dt) == 32 ? 3 : 4];
+  case DTC_FLOAT:
+    if (dtype_bits(dt) <= 8) return "i8";
+    if (dt == DT_TF32) return "i32";
+    return dtype_name(dt);
+  default: return dtype_name(dt);
+  }
+}
 
-void ll_type(ll_emit *e, const shl_type *t) {
-  pr_puts(&e->pr, "tensor<");
+bool ll_native_dtype(shl_dtype dt) {
+  switch (dtype_class(dt)) {
+  case DTC_BOOL: return true;
+  case DTC_SINT:
+  case DTC_UINT: return dtype_bits(dt) >= 8 && dt != DT_INDEX;
+  case DTC_FLOAT: return dt == DT_F16 || dt == DT_BF16 || dt == DT_F32 || dt == DT_F64;
+  default: return false;
+  }
+}
+
+void ll_elem(ll_emit *e, shl_dtype dt) { pr_puts(&e->pr, ll_dtype(dt)); }
+
+static void shaped_type(ll_emit *e, const char *kind, const shl_type *t) {
+  pr_puts(&e->pr, kind);
+  pr_puts(&e->pr, "<");
   for (int i = 0; i < t->rank; i++) pr_printf(&e->pr, "%lldx", (long long)t->dims[i]);
-  ll_elem(e, t->dtype);
+  ll_elem(e, type_storage_dtype(t));
   pr_puts(&e->pr, ">");
 }
+
+void ll_type(ll_emit *e, const shl_type *t) { shaped_type(e, "tensor", t); }
+void ll_memref_type(ll_emit *e, const shl_type *t) { shaped_type(e, "memref", t); }
 
 static void map_domain(ll_emit *e, int rank) {
   pr_puts(&e->pr, "affine_map<(");
@@ -86,20 +119,35 @@ shl_status ll_refuse(const shl_op *op, const char *why) {
   return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot be lowered to linalg yet: %s", why);
 }
 
-static bool type_ok(const shl_type *t) {
-  if (t->kind != TY_TENSOR || !type_is_static(t)) return false;
-  shl_dtype_class c = dtype_class(t->dtype);
-  return c == DTC_BOOL || c == DTC_SINT || c == DTC_FLOAT;
-}
+static bool type_ok(const shl_type *t) { return t->kind == TY_TENSOR && type_is_static(t); }
+
+static bool type_native(const shl_type *t) { return type_ok(t) && ll_native_dtype(t->dtype); }
 
 shl_status ll_check_types(const shl_op *op) {
   for (uint32_t i = 0; i < op->n_operands; i++)
-    if (!type_ok(op->operands[i]->type))
-      return ll_refuse(op, "only static tensors of float, signed integer or i1 elements are covered");
+    if (!type_native(op->operands[i]->type)) return ll_refuse(op, "element type without a native pattern");
   for (uint32_t i = 0; i < op->n_results; i++)
-    if (!type_ok(op->results[i].type))
-      return ll_refuse(op, "only static tensors of float, signed integer or i1 elements are covered");
+    if (!type_native(op->results[i].type)) return ll_refuse(op, "element type without a native pattern");
   return NULL;
+}
+
+/* Ops that depend on other devices, the host or tokens: never called out. */
+static bool callout_allowed(const shl_op *op) {
+  switch (op_id(op)) {
+  case OP_ALL_GATHER: case OP_ALL_REDUCE: case OP_ALL_TO_ALL: case OP_REDUCE_SCATTER:
+  case OP_COLLECTIVE_BROADCAST: case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_REDUCE:
+  case OP_REPLICA_ID: case OP_PARTITION_ID: case OP_INFEED: case OP_OUTFEED: case OP_SEND: case OP_RECV:
+  case OP_AFTER_ALL: case OP_CREATE_TOKEN: case OP_ASYNC_START: case OP_ASYNC_DONE:
+  case OP_CUSTOM_CALL: case OP_INTERPRETER_RUN_PARALLEL:
+    return false;
+  default: break;
+  }
+  if (op->def->traits & T_TERM) return false;
+  for (uint32_t i = 0; i < op->n_operands; i++)
+    if (!type_ok(op->operands[i]->type)) return false;
+  for (uint32_t i = 0; i < op->n_results; i++)
+    if (!type_ok(op->results[i].type)) return false;
+  return true;
 }
 
 static void type_list(ll_emit *e, uint32_t n, const shl_type *const *ts) {
@@ -285,12 +333,15 @@ static shl_status emit_constant(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "arith.constant ");
-  pr_attr(&e->pr, v);
+  pr_dense_literal(&e->pr, v);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, op->results[0].type);
   return NULL;
 }
 
+/* func.call, or a composite as a call of its decomposition. */
 static shl_status emit_call(ll_emit *e, const shl_op *op) {
-  const shl_attr *callee = op_attr(op, "callee");
+  const shl_attr *callee = op_attr(op, op_is(op, OP_COMPOSITE) ? "decomposition" : "callee");
   if (!callee || callee->kind != AT_SYMREF) return ll_refuse(op, "a call needs a callee");
   pr_newline(&e->pr);
   ll_results(e, op);
@@ -306,23 +357,80 @@ static shl_status emit_call(ll_emit *e, const shl_op *op) {
   return NULL;
 }
 
-static shl_status emit_op(ll_emit *e, const shl_op *op) {
-  switch (op_id(op)) {
-  case OP_WHILE: return emit_while(e, op);
-  case OP_IF: return emit_if(e, op);
-  case OP_CASE: return emit_case(e, op);
-  case OP_FUNC_CALL: return emit_call(e, op);
-  default: break;
-  }
+/* Native patterns; SHLOC_ERR_UNSUPPORTED when there is none for this op
+ * with these types (the caller then calls the op out). */
+static shl_status emit_native(ll_emit *e, const shl_op *op) {
+  bool handled = false;
+  shl_status st = ll_shape_op(e, op, &handled);
+  if (st || handled) return st;
   ST_TRY(ll_check_types(op));
   if (op_is(op, OP_CONSTANT)) return emit_constant(e, op);
   if (ll_is_elementwise(op)) return ll_elementwise(e, op);
   if (op_is(op, OP_DOT_GENERAL)) return ll_dot_general(e, op);
   if (op_is(op, OP_REDUCE)) return ll_reduce(e, op);
-  bool handled = false;
-  shl_status st = ll_shape_op(e, op, &handled);
-  if (st || handled) return st;
+  if (op_is(op, OP_MAP)) return ll_map_op(e, op);
   return ll_refuse(op, "no lowering for this op");
+}
+
+/* The tensor a tuple value holds at `index`, when the tuple is built in
+ * this function (tuple ops, possibly nested and taken apart again). */
+static const shl_value *tuple_element(const shl_value *t, int64_t index) {
+  const shl_op *d = t->def;
+  if (!d) return NULL;
+  if (op_is(d, OP_TUPLE)) return index >= 0 && index < d->n_operands ? d->operands[index] : NULL;
+  int64_t inner;
+  if (op_is(d, OP_GET_TUPLE_ELEMENT) && attr_as_int(op_attr(d, "index"), &inner)) {
+    const shl_value *v = tuple_element(d->operands[0], inner);
+    return v ? tuple_element(v, index) : NULL;
+  }
+  return NULL;
+}
+
+/* Tuples vanish: get_tuple_element of a tuple built here is a cast of the
+ * element (a tuple-typed result emits nothing; its uses are resolved). */
+static shl_status emit_tuple_op(ll_emit *e, const shl_op *op) {
+  if (op_is(op, OP_TUPLE) || op->results[0].type->kind == TY_TUPLE) return NULL;
+  int64_t index;
+  const shl_value *v = attr_as_int(op_attr(op, "index"), &index) ? tuple_element(op->operands[0], index) : NULL;
+  if (!v) return ll_refuse(op, "only tuples built in the same function are covered");
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "tensor.cast ");
+  ll_val(e, v);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, v->type);
+  pr_puts(&e->pr, " to ");
+  ll_type(e, op->results[0].type);
+  return NULL;
+}
+
+static shl_status emit_op(ll_emit *e, const shl_op *op) {
+  if (!op_is(op, OP_TUPLE) && !op_is(op, OP_GET_TUPLE_ELEMENT)) {
+    for (uint32_t i = 0; i < op->n_operands; i++)
+      if (!type_ok(op->operands[i]->type)) return ll_refuse(op, "only static tensors are covered");
+    for (uint32_t i = 0; i < op->n_results; i++)
+      if (!type_ok(op->results[i].type)) return ll_refuse(op, "only static tensors are covered");
+  }
+  switch (op_id(op)) {
+  case OP_WHILE: return emit_while(e, op);
+  case OP_IF: return emit_if(e, op);
+  case OP_CASE: return emit_case(e, op);
+  case OP_FUNC_CALL:
+  case OP_COMPOSITE: return emit_call(e, op);
+  case OP_TUPLE:
+  case OP_GET_TUPLE_ELEMENT: return emit_tuple_op(e, op);
+  default: break;
+  }
+  if (!callout_allowed(op)) return ll_refuse(op, "it needs other devices, the host or tokens");
+  /* A native pattern may stop half-way: its text and numbers are rolled back. */
+  size_t len = e->pr.len;
+  uint32_t next = e->next_id;
+  shl_status st = emit_native(e, op);
+  if (!st || shloc_status_code(st) != SHLOC_ERR_UNSUPPORTED) return st;
+  shloc_status_free(st);
+  e->pr.len = len;
+  e->next_id = next;
+  return ll_callout(e, op);
 }
 
 static shl_status emit_block(ll_emit *e, const shl_block *b, term_kind term) {
@@ -350,9 +458,9 @@ static shl_status emit_func(ll_emit *e, const shl_op *f) {
   shl_block *body = func_body(f);
   if (!ft || ft->kind != TY_FUNCTION) return ll_refuse(f, "a function needs a type");
   for (uint32_t i = 0; i < ft->n_in; i++)
-    if (!type_ok(ft->in[i])) return ll_refuse(f, "only static tensors of float, signed integer or i1 elements are covered");
+    if (!type_ok(ft->in[i])) return ll_refuse(f, "only static tensors are covered");
   for (uint32_t i = 0; i < ft->n_out; i++)
-    if (!type_ok(ft->out[i])) return ll_refuse(f, "only static tensors of float, signed integer or i1 elements are covered");
+    if (!type_ok(ft->out[i])) return ll_refuse(f, "only static tensors are covered");
   const shl_attr *vis = op_attr(f, "sym_visibility");
   pr_newline(&e->pr);
   pr_puts(&e->pr, "func.func ");
@@ -398,6 +506,7 @@ shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
   *out_len = 0;
   ST_TRY(pass_lower_custom_calls(m, NULL));
   ll_emit e = {0};
+  e.globals.indent = 1;
   pr_puts(&e.pr, "module {");
   e.pr.indent = 1;
   shl_status st = NULL;
@@ -405,10 +514,12 @@ shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
     if (op_is(op, OP_FUNC)) st = emit_func(&e, op);
     else st = ll_refuse(op, "only func.func is covered at module level");
   }
+  if (e.n_sites) pr_putn(&e.pr, e.globals.buf, e.globals.len); /* already indented by one */
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");
-  if (!st && e.pr.oom) st = st_oom();
+  if (!st && (e.pr.oom || e.globals.oom)) st = st_oom();
+  free(e.globals.buf);
   if (st) {
     free(e.pr.buf);
     return st;

@@ -1,10 +1,12 @@
 /* Pass: a verified static StableHLO module -> upstream MLIR text (func,
- * arith, math, tensor, linalg, scf) that mlir-opt parses with no
- * unregistered dialect.  Custom calls are first rewritten by
- * pass_lower_custom_calls (func.call of external functions).  An op this
- * pass does not cover is an error naming the op and its location; nothing
- * is dropped.  First slice of issue #17: unsigned and complex element types,
- * dynamic shapes and most non-elementwise ops are refused (README). */
+ * arith, math, tensor, linalg, scf, memref, bufferization, cf) that mlir-opt
+ * parses with no unregistered dialect.  Custom calls are first rewritten by
+ * pass_lower_custom_calls (func.call of external functions).  Ops with a
+ * native pattern are expanded; every other op becomes a call of
+ * shloc_rt_op (include/shloc/aot_runtime.h), which runs it with the
+ * interpreter's kernels.  Collectives, tokens and dynamic shapes are an
+ * error naming the op and its location; nothing is dropped (README
+ * "Compiling through upstream MLIR"). */
 #ifndef SHLOC_PASSES_LOWER_LINALG_H
 #define SHLOC_PASSES_LOWER_LINALG_H
 

@@ -1,6 +1,7 @@
 /* dot_general -> linalg.generic over (batch, lhs free, rhs free,
- * contracting) with a zero-filled accumulator; reduce -> linalg.reduce with
- * the StableHLO body inlined when it is a chain of elementwise ops. */
+ * contracting) with a zero-filled accumulator; reduce (any number of
+ * inputs) -> linalg.reduce and map -> linalg.generic, with the StableHLO
+ * body inlined when it is a chain of elementwise ops. */
 #include "passes/lower_linalg_emit.h"
 
 #define LL_MAX_RANK 16
@@ -13,7 +14,7 @@ static void zero_fill(ll_emit *e, const shl_type *rt, uint32_t *out) {
   ll_tmp(e, *out);
   pr_puts(&e->pr, " = linalg.fill ins(");
   ll_tmp(e, z);
-  pr_printf(&e->pr, " : %s) outs(", dtype_name(rt->dtype));
+  pr_printf(&e->pr, " : %s) outs(", ll_dtype(rt->dtype));
   ll_tmp(e, empty);
   pr_puts(&e->pr, " : ");
   ll_type(e, rt);
@@ -66,10 +67,21 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
     omap[i] = i;
     red[i] = i >= n_par;
   }
-  uint32_t acc;
-  zero_fill(e, out, &acc);
+  /* f16/bf16 products accumulate in f32 and round once, as the interpreter does */
+  shl_type acc_t = *out;
+  if (out->dtype == DT_F16 || out->dtype == DT_BF16) acc_t.dtype = DT_F32;
+  const shl_type *at = &acc_t;
+  bool narrow = at->dtype != out->dtype;
+  uint32_t acc, prod = 0;
+  zero_fill(e, at, &acc);
   pr_newline(&e->pr);
-  ll_results(e, op);
+  if (narrow) {
+    prod = ll_fresh(e);
+    ll_tmp(e, prod);
+    pr_puts(&e->pr, " = ");
+  } else {
+    ll_results(e, op);
+  }
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
   ll_map(e, n_all, lmap, lt->rank);
   pr_puts(&e->pr, ", ");
@@ -89,19 +101,19 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   pr_puts(&e->pr, ") outs(");
   ll_tmp(e, acc);
   pr_puts(&e->pr, " : ");
-  ll_type(e, out);
+  ll_type(e, at);
   pr_puts(&e->pr, ") {");
   pr_newline(&e->pr);
   uint32_t a = ll_fresh(e), b = ll_fresh(e), c = ll_fresh(e);
   pr_puts(&e->pr, "^bb0(");
   ll_tmp(e, a);
-  pr_printf(&e->pr, ": %s, ", dtype_name(lt->dtype));
+  pr_printf(&e->pr, ": %s, ", ll_dtype(lt->dtype));
   ll_tmp(e, b);
-  pr_printf(&e->pr, ": %s, ", dtype_name(rt_->dtype));
+  pr_printf(&e->pr, ": %s, ", ll_dtype(rt_->dtype));
   ll_tmp(e, c);
-  pr_printf(&e->pr, ": %s):", dtype_name(out->dtype));
+  pr_printf(&e->pr, ": %s):", ll_dtype(at->dtype));
   e->pr.indent += 1;
-  shl_dtype dt = out->dtype;
+  shl_dtype dt = at->dtype;
   uint32_t x = ll_convert(e, a, lt->dtype, dt), y = ll_convert(e, b, rt_->dtype, dt);
   bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL;
   uint32_t p = ll_bin(e, fl ? "arith.mulf" : bl ? "arith.andi" : "arith.muli", x, y, dt);
@@ -109,7 +121,43 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
   ll_tmp(e, s);
-  pr_printf(&e->pr, " : %s", dtype_name(dt));
+  pr_printf(&e->pr, " : %s", ll_dtype(dt));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} -> ");
+  ll_type(e, at);
+  if (!narrow) return NULL;
+  uint32_t empty = ll_empty(e, out);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
+  ll_identity_map(e, out->rank);
+  pr_puts(&e->pr, ", ");
+  ll_identity_map(e, out->rank);
+  pr_puts(&e->pr, "], ");
+  ll_iterators(e, out->rank, NULL);
+  pr_puts(&e->pr, "} ins(");
+  ll_tmp(e, prod);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, at);
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, empty);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, out);
+  pr_puts(&e->pr, ") {");
+  pr_newline(&e->pr);
+  uint32_t w = ll_fresh(e);
+  pr_puts(&e->pr, "^bb0(");
+  ll_tmp(e, w);
+  pr_puts(&e->pr, ": f32, ");
+  ll_tmp(e, ll_fresh(e));
+  pr_printf(&e->pr, ": %s):", ll_dtype(out->dtype));
+  e->pr.indent += 1;
+  uint32_t rounded = ll_convert(e, w, DT_F32, out->dtype);
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "linalg.yield ");
+  ll_tmp(e, rounded);
+  pr_printf(&e->pr, " : %s", ll_dtype(out->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
@@ -124,91 +172,174 @@ static bool body_scalar(const shl_value *v, uint32_t *out) {
   return true;
 }
 
-/* Inlines a reduce body: (acc, x) block arguments are linalg.reduce's
- * (init, in) arguments swapped; every op must be elementwise on rank 0. */
-static shl_status reduce_body(ll_emit *e, const shl_op *op, const shl_block *b, uint32_t in_arg, uint32_t acc_arg,
-                              uint32_t *res) {
-  ((shl_value *)&b->args[0])->id = acc_arg + 1;
-  ((shl_value *)&b->args[1])->id = in_arg + 1;
+/* Inlines a body of elementwise ops on rank-0 tensors (reduce, map):
+ * block argument i is scalar args[i]; res[] gets the n_res returned
+ * scalars. */
+shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, const uint32_t *args, uint32_t *res,
+                          uint32_t n_res) {
+  for (uint32_t i = 0; i < b->n_args; i++) ((shl_value *)&b->args[i])->id = args[i] + 1;
   for (const shl_op *o = b->first; o; o = o->next) {
-    uint32_t args[3];
-    if (o->n_operands > 3) return ll_refuse(op, "the reduce body has an op with too many operands");
-    for (uint32_t i = 0; i < o->n_operands; i++)
-      if (!body_scalar(o->operands[i], &args[i])) return ll_refuse(o, "the reduce body uses an outer value");
+    uint32_t in[3];
+    if (o->n_operands > 3 && !(o->def->traits & T_TERM)) return ll_refuse(op, "the body has an op with too many operands");
     if (o->def->traits & T_TERM) {
-      if (o->n_operands != 1) return ll_refuse(op, "only single-result reduces are covered");
-      *res = args[0];
+      if (o->n_operands != n_res) return ll_refuse(op, "the body returns an unexpected number of values");
+      for (uint32_t i = 0; i < n_res; i++)
+        if (!body_scalar(o->operands[i], &res[i])) return ll_refuse(op, "the body returns an outer value");
       return NULL;
     }
-    if (!ll_is_elementwise(o) || o->n_results != 1) return ll_refuse(o, "only elementwise reduce bodies are covered");
+    for (uint32_t i = 0; i < o->n_operands; i++)
+      if (!body_scalar(o->operands[i], &in[i])) return ll_refuse(op, "the body uses an outer value");
+    if (!ll_is_elementwise(o) || o->n_results != 1) return ll_refuse(op, "only elementwise bodies are inlined");
     ST_TRY(ll_check_types(o));
     uint32_t main_arg = op_is(o, OP_SELECT) || op_is(o, OP_CLAMP) ? 1 : 0;
     uint32_t r;
-    ST_TRY(ll_scalar(e, o, args, o->operands[main_arg]->type->dtype, o->results[0].type->dtype, &r));
+    ST_TRY(ll_scalar(e, o, in, o->operands[main_arg]->type->dtype, o->results[0].type->dtype, &r));
     ((shl_value *)&o->results[0])->id = r + 1;
   }
-  return ll_refuse(op, "the reduce body has no terminator");
+  return ll_refuse(op, "the body has no terminator");
 }
 
+/* linalg.reduce over N inputs with N inits (filled from the rank-0 init
+ * operands); StableHLO's block takes (accumulators..., elements...),
+ * linalg's (elements..., accumulators...). */
 shl_status ll_reduce(ll_emit *e, const shl_op *op) {
-  if (op->n_operands != 2 || op->n_results != 1) return ll_refuse(op, "only single-input reduces are covered");
-  if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != 2)
+  uint32_t n = op->n_results;
+  if (n == 0 || n > LL_MAX_RANK || op->n_operands != 2 * n) return ll_refuse(op, "unexpected reduce operands");
+  if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != 2 * n)
     return ll_refuse(op, "unexpected reduce body");
   int64_t dims[LL_MAX_RANK];
-  size_t n;
+  size_t nd;
   const shl_attr *da = op_attr(op, "dimensions");
-  if (!da || !attr_as_ints(da, dims, LL_MAX_RANK, &n) || n > LL_MAX_RANK) return ll_refuse(op, "bad dimensions");
-  const shl_type *it = op->operands[0]->type, *rt = op->results[0].type;
-  shl_dtype dt = rt->dtype;
-  uint32_t init = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, init);
-  pr_puts(&e->pr, " = tensor.extract ");
-  ll_val(e, op->operands[1]);
-  pr_puts(&e->pr, "[] : ");
-  ll_type(e, op->operands[1]->type);
-  uint32_t empty = ll_empty(e, rt), filled = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, filled);
-  pr_puts(&e->pr, " = linalg.fill ins(");
-  ll_tmp(e, init);
-  pr_printf(&e->pr, " : %s) outs(", dtype_name(dt));
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") -> ");
-  ll_type(e, rt);
+  if (!da || !attr_as_ints(da, dims, LL_MAX_RANK, &nd) || nd > LL_MAX_RANK) return ll_refuse(op, "bad dimensions");
+  uint32_t filled[LL_MAX_RANK];
+  for (uint32_t k = 0; k < n; k++) {
+    const shl_type *rt = op->results[k].type;
+    uint32_t init = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, init);
+    pr_puts(&e->pr, " = tensor.extract ");
+    ll_val(e, op->operands[n + k]);
+    pr_puts(&e->pr, "[] : ");
+    ll_type(e, op->operands[n + k]->type);
+    uint32_t empty = ll_empty(e, rt);
+    filled[k] = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, filled[k]);
+    pr_puts(&e->pr, " = linalg.fill ins(");
+    ll_tmp(e, init);
+    pr_printf(&e->pr, " : %s) outs(", ll_dtype(rt->dtype));
+    ll_tmp(e, empty);
+    pr_puts(&e->pr, " : ");
+    ll_type(e, rt);
+    pr_puts(&e->pr, ") -> ");
+    ll_type(e, rt);
+  }
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.reduce ins(");
-  ll_val(e, op->operands[0]);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_val(e, op->operands[k]);
+  }
   pr_puts(&e->pr, " : ");
-  ll_type(e, it);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_type(e, op->operands[k]->type);
+  }
   pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, filled);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, filled[k]);
+  }
   pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_type(e, op->results[k].type);
+  }
   pr_puts(&e->pr, ") dimensions = [");
-  for (size_t i = 0; i < n; i++) pr_printf(&e->pr, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  for (size_t i = 0; i < nd; i++) pr_printf(&e->pr, "%s%lld", i ? ", " : "", (long long)dims[i]);
   pr_puts(&e->pr, "]");
   e->pr.indent += 1;
   pr_newline(&e->pr);
-  uint32_t x = ll_fresh(e), acc = ll_fresh(e);
+  uint32_t args[2 * LL_MAX_RANK], res[LL_MAX_RANK];
   pr_puts(&e->pr, "(");
-  ll_tmp(e, x);
-  pr_printf(&e->pr, ": %s, ", dtype_name(it->dtype));
-  ll_tmp(e, acc);
-  pr_printf(&e->pr, ": %s) {", dtype_name(dt));
+  for (uint32_t k = 0; k < 2 * n; k++) { /* elements, then accumulators */
+    uint32_t t = ll_fresh(e);
+    const shl_type *ty = k < n ? op->operands[k]->type : op->results[k - n].type;
+    args[k < n ? n + k : k - n] = t;
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, t);
+    pr_printf(&e->pr, ": %s", ll_dtype(ty->dtype));
+  }
+  pr_puts(&e->pr, ") {");
   e->pr.indent += 1;
-  uint32_t res = 0;
-  ST_TRY(reduce_body(e, op, op->regions[0].blocks[0], x, acc, &res));
+  ST_TRY(ll_inline_body(e, op, op->regions[0].blocks[0], args, res, n));
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
-  ll_tmp(e, res);
-  pr_printf(&e->pr, " : %s", dtype_name(dt));
+  for (uint32_t k = 0; k < n; k++) {
+    if (k) pr_puts(&e->pr, ", ");
+    ll_tmp(e, res[k]);
+  }
+  pr_puts(&e->pr, " : ");
+  for (uint32_t k = 0; k < n; k++) pr_printf(&e->pr, "%s%s", k ? ", " : "", ll_dtype(op->results[k].type->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "}");
   e->pr.indent -= 1;
+  return NULL;
+}
+
+/* map -> linalg.generic over identical shapes with the body inlined (the
+ * spec's `dimensions` are all of them). */
+shl_status ll_map_op(ll_emit *e, const shl_op *op) {
+  const shl_type *rt = op->results[0].type;
+  uint32_t n = op->n_operands;
+  if (n > LL_MAX_RANK || op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != n)
+    return ll_refuse(op, "unexpected map body");
+  uint32_t empty = ll_empty(e, rt);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
+  for (uint32_t i = 0; i <= n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_identity_map(e, rt->rank);
+  }
+  pr_puts(&e->pr, "], ");
+  ll_iterators(e, rt->rank, NULL);
+  pr_puts(&e->pr, "} ins(");
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_val(e, op->operands[i]);
+  }
+  pr_puts(&e->pr, " : ");
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) pr_puts(&e->pr, ", ");
+    ll_type(e, op->operands[i]->type);
+  }
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, empty);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ") {");
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "^bb0(");
+  uint32_t args[LL_MAX_RANK], res = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    args[i] = ll_fresh(e);
+    ll_tmp(e, args[i]);
+    pr_printf(&e->pr, ": %s, ", ll_dtype(op->operands[i]->type->dtype));
+  }
+  ll_tmp(e, ll_fresh(e));
+  pr_printf(&e->pr, ": %s):", ll_dtype(rt->dtype));
+  e->pr.indent += 1;
+  ST_TRY(ll_inline_body(e, op, op->regions[0].blocks[0], args, &res, 1));
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "linalg.yield ");
+  ll_tmp(e, res);
+  pr_printf(&e->pr, " : %s", ll_dtype(rt->dtype));
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "} -> ");
+  ll_type(e, rt);
   return NULL;
 }

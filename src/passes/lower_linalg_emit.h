@@ -7,8 +7,14 @@
 
 typedef struct {
   shl_printer pr;
+  shl_printer globals; /* module-level declarations, printed after the functions */
   uint32_t next_id;
+  uint32_t n_sites;    /* shloc_rt_op call sites so far */
 } ll_emit;
+
+/* A value's scratch id with this bit holds its own temporary number even
+ * when its op has several results (call-out results are separate tensors). */
+#define LL_DIRECT 0x80000000u
 
 /* A fresh temporary number (printed as %vN). */
 uint32_t ll_fresh(ll_emit *e);
@@ -17,9 +23,17 @@ void ll_tmp(ll_emit *e, uint32_t id);
 void ll_val(ll_emit *e, const shl_value *v);
 /* Gives op's results their names (call before printing "= ..."). */
 void ll_results(ll_emit *e, const shl_op *op);
-/* Element types and tensor types in upstream spelling. */
+/* Element types in upstream spelling of their storage: unsigned and
+ * sub-byte integers as signless iN (i8 for i2/i4), f4/f6/f8 as i8, tf32 as
+ * i32.  Quantized types have no dtype spelling: ll_type uses their storage. */
+const char *ll_dtype(shl_dtype dt);
+/* Element types the native patterns compute in (signless/signed integers of
+ * 8..64 bits, i1, f16, bf16, f32, f64); others go through shloc_rt_op. */
+bool ll_native_dtype(shl_dtype dt);
 void ll_elem(ll_emit *e, shl_dtype dt);
 void ll_type(ll_emit *e, const shl_type *t);
+/* memref<...> of the same shape and storage element type. */
+void ll_memref_type(ll_emit *e, const shl_type *t);
 /* affine_map<(d0, ..., d{rank-1}) -> (d{dims[0]}, ...)>; a negative entry is the constant 0. */
 void ll_map(ll_emit *e, int rank, const int64_t *dims, int n);
 void ll_identity_map(ll_emit *e, int rank);
@@ -28,8 +42,10 @@ void ll_iterators(ll_emit *e, int rank, const bool *reduction);
 uint32_t ll_empty(ll_emit *e, const shl_type *t);
 /* The refusal every unsupported op/type gets. */
 shl_status ll_refuse(const shl_op *op, const char *why);
-/* Checks the op's operand and result types are static tensors of supported element types. */
+/* Checks the op's operand and result types are static tensors of native element types. */
 shl_status ll_check_types(const shl_op *op);
+/* The op as a call of shloc_rt_op (lower_linalg_callout.c). */
+shl_status ll_callout(ll_emit *e, const shl_op *op);
 
 /* Scalar body of an elementwise op over scalar temporaries args[] (element
  * type in_dt of operand 0); writes lines, sets *res. */
@@ -44,7 +60,12 @@ uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtyp
 bool ll_is_elementwise(const shl_op *op);
 shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
+shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
+shl_status ll_gather(ll_emit *e, const shl_op *op);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
+shl_status ll_map_op(ll_emit *e, const shl_op *op);
+shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, const uint32_t *args, uint32_t *res,
+                          uint32_t n_res);
 
 #endif

@@ -5,10 +5,11 @@
  * propagate NaN and order -0 < +0 (arith.maximumf/minimumf); float -> int
  * converts truncate and saturate, NaN -> 0; bool add/multiply are or/and. */
 #include <stdio.h>
+#include <string.h>
 
 #include "passes/lower_linalg_emit.h"
 
-static const char *ty(shl_dtype dt) { return dtype_name(dt); }
+static const char *ty(shl_dtype dt) { return ll_dtype(dt); }
 
 /* %t = OPNAME a[, b] : T */
 static uint32_t ins(ll_emit *e, const char *opname, uint32_t a, const uint32_t *b, shl_dtype dt) {
@@ -115,6 +116,23 @@ static uint32_t float_to_int(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype t
   return sel(e, under, mn, t, to);
 }
 
+/* float -> unsigned: truncate; below 1 (negatives, NaN) gives 0, at or above
+ * 2^bits the maximum (scalar.h fp_to_int). */
+static uint32_t float_to_uint(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to) {
+  unsigned bits = dtype_bits(to);
+  shl_dtype wide = DT_F64;
+  uint32_t xw = dtype_bits(from) < 64 ? cast(e, "arith.extf", x, from, wide) : x;
+  char lim[64];
+  snprintf(lim, sizeof lim, "%.1f", bits >= 64 ? 18446744073709551616.0 : (double)(1ull << bits));
+  uint32_t hi = ll_cst_float(e, lim, wide), one = ll_cst_float(e, "1.0", wide);
+  uint32_t over = cmp(e, "cmpf", "oge", xw, hi, wide), low = cmp(e, "cmpf", "ult", xw, one, wide);
+  uint32_t zero = ll_cst_float(e, "0.0", wide);
+  uint32_t safe = sel(e, over, zero, sel(e, low, zero, xw, wide), wide);
+  uint32_t t = cast(e, "arith.fptoui", safe, wide, to);
+  t = sel(e, over, ll_cst_int(e, -1, to), t, to);
+  return sel(e, low, ll_cst_int(e, 0, to), t, to);
+}
+
 uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to) {
   if (from == to) return x;
   shl_dtype_class fc = dtype_class(from), tc = dtype_class(to);
@@ -126,15 +144,22 @@ uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to) {
     }
     return cast(e, fb < tb ? "arith.extf" : "arith.truncf", x, from, to);
   }
-  if (fc == DTC_FLOAT) return float_to_int(e, x, from, to);
-  if (tc == DTC_FLOAT) return cast(e, fc == DTC_BOOL ? "arith.uitofp" : "arith.sitofp", x, from, to);
+  bool from_uns = fc == DTC_BOOL || fc == DTC_UINT;
+  if (fc == DTC_FLOAT) return tc == DTC_UINT ? float_to_uint(e, x, from, to) : float_to_int(e, x, from, to);
+  if (tc == DTC_FLOAT) return cast(e, from_uns ? "arith.uitofp" : "arith.sitofp", x, from, to);
   if (tc == DTC_BOOL) return cmp(e, "cmpi", "ne", x, ll_cst_int(e, 0, from), from);
   if (fb == tb) return x;
-  if (fb < tb) return cast(e, fc == DTC_BOOL ? "arith.extui" : "arith.extsi", x, from, to);
+  if (fb < tb) return cast(e, from_uns ? "arith.extui" : "arith.extsi", x, from, to);
   return cast(e, "arith.trunci", x, from, to);
 }
 
 static uint32_t int_div_rem(ll_emit *e, uint32_t x, uint32_t y, shl_dtype dt, bool rem) {
+  if (dtype_class(dt) == DTC_UINT) { /* x / 0 = all ones, x % 0 = x */
+    uint32_t z = cmp(e, "cmpi", "eq", y, ll_cst_int(e, 0, dt), dt);
+    uint32_t ys = sel(e, z, ll_cst_int(e, 1, dt), y, dt);
+    uint32_t q = ll_bin(e, rem ? "arith.remui" : "arith.divui", x, ys, dt);
+    return sel(e, z, rem ? x : ll_cst_int(e, -1, dt), q, dt);
+  }
   uint32_t zero = ll_cst_int(e, 0, dt), one = ll_cst_int(e, 1, dt), m1 = ll_cst_int(e, -1, dt);
   uint32_t mn = ll_cst_int(e, int_min_of(dt), dt);
   uint32_t z = cmp(e, "cmpi", "eq", y, zero, dt);
@@ -174,15 +199,32 @@ static const char *const sdir[] = {"eq", "ne", "sge", "sgt", "sle", "slt"};
 static const char *const udir[] = {"eq", "ne", "uge", "ugt", "ule", "ult"};
 static const char *const dir_names[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
 
+/* The float's bits as a signed integer that orders like the spec's total
+ * order (-NaN < -inf < ... < -0 < +0 < ... < inf < +NaN): negative values
+ * get their magnitude bits flipped. */
+static uint32_t total_order_key(ll_emit *e, uint32_t x, shl_dtype dt) {
+  unsigned bits = dtype_bits(dt);
+  shl_dtype it = bits == 16 ? DT_I16 : bits == 32 ? DT_I32 : DT_I64;
+  uint32_t i = cast(e, "arith.bitcast", x, dt, it);
+  uint32_t neg = cmp(e, "cmpi", "slt", i, ll_cst_int(e, 0, it), it);
+  long long mag = (long long)((1ull << (bits - 1)) - 1);
+  return sel(e, neg, ll_bin(e, "arith.xori", i, ll_cst_int(e, mag, it), it), i, it);
+}
+
 static shl_status compare(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype dt, uint32_t *res) {
   const shl_attr *d = op_attr(op, "comparison_direction"), *t = op_attr(op, "compare_type");
-  if (t && t->kind == AT_ENUM && str_eq_c(t->u.en.value, "TOTALORDER"))
-    return ll_refuse(op, "compare_type TOTALORDER is not covered");
   int k = -1;
   for (int i = 0; d && d->kind == AT_ENUM && i < 6; i++)
     if (str_eq_c(d->u.en.value, dir_names[i])) k = i;
   if (k < 0) return ll_refuse(op, "unknown comparison_direction");
-  bool uns = dtype_class(dt) == DTC_BOOL || (t && t->kind == AT_ENUM && str_eq_c(t->u.en.value, "UNSIGNED"));
+  if (t && t->kind == AT_ENUM && str_eq_c(t->u.en.value, "TOTALORDER") && dtype_is_float(dt)) {
+    unsigned bits = dtype_bits(dt);
+    shl_dtype it = bits == 16 ? DT_I16 : bits == 32 ? DT_I32 : DT_I64;
+    *res = cmp(e, "cmpi", sdir[k], total_order_key(e, a[0], dt), total_order_key(e, a[1], dt), it);
+    return NULL;
+  }
+  bool uns = dtype_class(dt) == DTC_BOOL || dtype_class(dt) == DTC_UINT ||
+             (t && t->kind == AT_ENUM && str_eq_c(t->u.en.value, "UNSIGNED"));
   if (dtype_is_float(dt)) *res = cmp(e, "cmpf", fdir[k], a[0], a[1], dt);
   else *res = cmp(e, "cmpi", uns ? udir[k] : sdir[k], a[0], a[1], dt);
   return NULL;
@@ -216,6 +258,8 @@ bool ll_is_elementwise(const shl_op *op) {
   shl_opid id = op_id(op);
   for (size_t i = 0; i < sizeof simple / sizeof *simple; i++)
     if (simple[i].id == id) return true;
+  /* bitcast_convert between equal widths (others change the shape) */
+  if (id == OP_BITCAST_CONVERT) return op->operands[0]->type->rank == op->results[0].type->rank;
   return id == OP_COMPARE || id == OP_SELECT || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
          id == OP_SIGN || id == OP_LOGISTIC || id == OP_IS_FINITE || id == OP_SHIFT_LEFT ||
          id == OP_SHIFT_RIGHT_LOGICAL || id == OP_SHIFT_RIGHT_ARITHMETIC;
@@ -224,15 +268,40 @@ bool ll_is_elementwise(const shl_op *op) {
 shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype dt, shl_dtype out_dt,
                      uint32_t *res) {
   shl_opid id = op_id(op);
-  bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL;
+  /* f16/bf16 compute in f32 and round once, as the interpreter does (exact
+   * for + - * / sqrt either way; upstream's f16 expm1/rsqrt/... are not) */
+  if ((dt == DT_F16 || dt == DT_BF16) && out_dt == dt && id != OP_SELECT && id != OP_BITCAST_CONVERT &&
+      op->n_operands <= 3) {
+    uint32_t w[3], r;
+    for (uint32_t i = 0; i < op->n_operands; i++) w[i] = ll_convert(e, a[i], dt, DT_F32);
+    ST_TRY(ll_scalar(e, op, w, DT_F32, DT_F32, &r));
+    *res = ll_convert(e, r, DT_F32, dt);
+    return NULL;
+  }
+  bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL, uns = dtype_class(dt) == DTC_UINT;
   if (bl && (id == OP_ADD || id == OP_MAXIMUM)) id = OP_OR; /* spec: logical or / and on booleans */
   if (bl && (id == OP_MULTIPLY || id == OP_MINIMUM)) id = OP_AND;
   switch (id) {
   case OP_COMPARE: return compare(e, op, a, dt, res);
   case OP_SELECT: *res = sel(e, a[0], a[1], a[2], out_dt); return NULL;
   case OP_CONVERT: *res = ll_convert(e, a[0], dt, out_dt); return NULL;
+  case OP_BITCAST_CONVERT:
+    *res = !strcmp(ll_dtype(dt), ll_dtype(out_dt)) ? a[0] : cast(e, "arith.bitcast", a[0], dt, out_dt);
+    return NULL;
   case OP_NOT: *res = ll_bin(e, "arith.xori", a[0], ll_cst_int(e, -1, dt), dt); return NULL;
-  case OP_SIGN: *res = sign(e, a[0], dt); return NULL;
+  case OP_SIGN:
+    if (uns) *res = cast(e, "arith.extui", cmp(e, "cmpi", "ne", a[0], ll_cst_int(e, 0, dt), dt), DT_I1, dt);
+    else *res = sign(e, a[0], dt);
+    return NULL;
+  case OP_ABS:
+    if (!uns) break;
+    *res = a[0];
+    return NULL;
+  case OP_MAXIMUM:
+  case OP_MINIMUM:
+    if (!uns) break;
+    *res = ll_bin(e, id == OP_MAXIMUM ? "arith.maxui" : "arith.minui", a[0], a[1], dt);
+    return NULL;
   case OP_IS_FINITE:
     if (!fl) break;
     *res = ins(e, "math.isfinite", a[0], NULL, dt);
@@ -248,6 +317,7 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
   case OP_CLAMP: /* min(max(x, lo), hi); operands are (lo, x, hi) */
     if (fl) *res = ll_bin(e, "arith.minimumf", ll_bin(e, "arith.maximumf", a[1], a[0], dt), a[2], dt);
     else if (bl) *res = ll_bin(e, "arith.andi", ll_bin(e, "arith.ori", a[1], a[0], dt), a[2], dt);
+    else if (uns) *res = ll_bin(e, "arith.minui", ll_bin(e, "arith.maxui", a[1], a[0], dt), a[2], dt);
     else *res = ll_bin(e, "arith.minsi", ll_bin(e, "arith.maxsi", a[1], a[0], dt), a[2], dt);
     return NULL;
   case OP_SHIFT_LEFT:

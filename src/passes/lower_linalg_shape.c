@@ -49,14 +49,14 @@ static shl_status broadcast_in_dim(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   pr_puts(&e->pr, "^bb0(");
   ll_tmp(e, x);
-  pr_printf(&e->pr, ": %s, ", dtype_name(it->dtype));
+  pr_printf(&e->pr, ": %s, ", ll_dtype(it->dtype));
   ll_tmp(e, o);
-  pr_printf(&e->pr, ": %s):", dtype_name(rt->dtype));
+  pr_printf(&e->pr, ": %s):", ll_dtype(rt->dtype));
   e->pr.indent += 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
   ll_tmp(e, x);
-  pr_printf(&e->pr, " : %s", dtype_name(rt->dtype));
+  pr_printf(&e->pr, " : %s", ll_dtype(rt->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
@@ -209,7 +209,7 @@ static shl_status iota(ll_emit *e, const shl_op *op) {
   const shl_attr *d = op_attr(op, "iota_dimension");
   const shl_type *rt = op->results[0].type;
   if (!d || d->kind != AT_INT || d->u.i < 0 || d->u.i >= rt->rank) return ll_refuse(op, "bad iota_dimension");
-  if (dtype_class(rt->dtype) == DTC_BOOL) return ll_refuse(op, "iota of i1 is not covered");
+  if (dtype_class(rt->dtype) == DTC_BOOL || !ll_native_dtype(rt->dtype)) return ll_refuse(op, "iota of this element type");
   uint32_t empty = ll_empty(e, rt);
   pr_newline(&e->pr);
   ll_results(e, op);
@@ -225,7 +225,7 @@ static shl_status iota(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   pr_puts(&e->pr, "^bb0(");
   ll_tmp(e, ll_fresh(e));
-  pr_printf(&e->pr, ": %s):", dtype_name(rt->dtype));
+  pr_printf(&e->pr, ": %s):", ll_dtype(rt->dtype));
   e->pr.indent += 1;
   uint32_t ix = ll_fresh(e), i64 = ll_fresh(e), r = i64;
   pr_newline(&e->pr);
@@ -235,19 +235,19 @@ static shl_status iota(ll_emit *e, const shl_op *op) {
   ll_tmp(e, i64);
   pr_puts(&e->pr, " = arith.index_cast ");
   ll_tmp(e, ix);
-  pr_printf(&e->pr, " : index to %s", dtype_is_float(rt->dtype) ? "i64" : dtype_name(rt->dtype));
+  pr_printf(&e->pr, " : index to %s", dtype_is_float(rt->dtype) ? "i64" : ll_dtype(rt->dtype));
   if (dtype_is_float(rt->dtype)) {
     r = ll_fresh(e);
     pr_newline(&e->pr);
     ll_tmp(e, r);
     pr_puts(&e->pr, " = arith.sitofp ");
     ll_tmp(e, i64);
-    pr_printf(&e->pr, " : i64 to %s", dtype_name(rt->dtype));
+    pr_printf(&e->pr, " : i64 to %s", ll_dtype(rt->dtype));
   }
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
   ll_tmp(e, r);
-  pr_printf(&e->pr, " : %s", dtype_name(rt->dtype));
+  pr_printf(&e->pr, " : %s", ll_dtype(rt->dtype));
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
@@ -257,6 +257,8 @@ static shl_status iota(ll_emit *e, const shl_op *op) {
 
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled) {
   *handled = true;
+  for (uint32_t i = 0; i < op->n_results; i++)
+    if (dtype_class(op->results[i].type->dtype) == DTC_QUANT) return ll_refuse(op, "quantized element type");
   switch (op_id(op)) {
   case OP_BROADCAST_IN_DIM: return broadcast_in_dim(e, op);
   case OP_TRANSPOSE: return transpose(e, op);
@@ -264,6 +266,6 @@ shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled) {
   case OP_SLICE: return slice(e, op);
   case OP_CONCATENATE: return concatenate(e, op);
   case OP_IOTA: return iota(e, op);
-  default: *handled = false; return NULL;
+  default: return ll_index_op(e, op, handled);
   }
 }

@@ -25,6 +25,11 @@ shl_status print_interpreter_value(const shl_type *t, const void *data, size_t n
  * over that function, keeping every value's scratch id as it was. */
 shl_status printer_value_name(const shl_value *v, char **out);
 
+/* Op `op` alone as `func.func @main(...)` (generic form) over its distinct
+ * operands in order, returning its results, named as when the function
+ * holding it is printed; every value's scratch id is kept.  *out is malloc'd. */
+shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len);
+
 /* A type as MLIR prints it ("tensor<4x8xf32>"); *out is malloc'd. */
 shl_status print_type_text(const shl_type *t, char **out);
 /* An attribute as MLIR prints it ("1 : i32", "\"text\"", "[1, 2]"); *out is malloc'd. */

@@ -724,6 +724,12 @@ void pr_attr_bare(shl_printer *pr, const shl_attr *a) {
   }
 }
 
+void pr_dense_literal(shl_printer *pr, const shl_attr *a) {
+  pr_puts(pr, "dense<");
+  pr_dense_body(pr, a);
+  pr_puts(pr, ">");
+}
+
 /* Array elements and struct fields elide the default types (i64, f64), as
  * MLIR prints them; except an f64 printed as a hex bit pattern, which would
  * read back as i64. */
@@ -1109,4 +1115,149 @@ shl_status shloc_module_write(shloc_module *m, unsigned flags, shloc_write_fn wr
   free(pr.buf);
   if (pr.io_error) return st_error(SHLOC_ERR_IO, NULL, NULL, "writing the printed module failed");
   return pr.oom ? st_oom() : NULL;
+}
+
+/* ---- one op as a function of its own (for run-time call-outs) ---- */
+
+static void pr_results_lhs(shl_printer *pr, const shl_op *op) {
+  if (!op->n_results) return;
+  const char *s0 = name_str(pr->names, op->results[0].id);
+  const char *hash = s0 ? strchr(s0, '#') : NULL;
+  if (op->n_results > 1 && hash) {
+    pr_putn(pr, s0, (size_t)(hash - s0));
+    pr_printf(pr, ":%u", (unsigned)op->n_results);
+  } else {
+    for (uint32_t i = 0; i < op->n_results; i++) {
+      if (i) pr_puts(pr, ", ");
+      pr_value(pr, &op->results[i]);
+    }
+  }
+  pr_puts(pr, " = ");
+}
+
+/* Functions that op's regions call, transitively (at most `cap`; false when
+ * there are more or a callee is missing). */
+enum { CALLEES_MAX = 64 };
+
+static const shl_op *module_func(const shl_op *any, shl_str name) {
+  const shl_op *top = any;
+  while (top->block && top->block->region->parent) top = top->block->region->parent;
+  if (!top->n_regions || !top->regions[0].n_blocks) return NULL;
+  for (const shl_op *f = top->regions[0].blocks[0]->first; f; f = f->next)
+    if (op_is(f, OP_FUNC) && str_eq(func_sym_name(f), name)) return f;
+  return NULL;
+}
+
+static bool collect_callees(const shl_op *op, const shl_op **list, uint32_t *n) {
+  for (uint32_t r = 0; r < op->n_regions; r++)
+    for (uint32_t b = 0; b < op->regions[r].n_blocks; b++)
+      for (const shl_op *o = op->regions[r].blocks[b]->first; o; o = o->next) {
+        if (op_is(o, OP_FUNC_CALL)) {
+          const shl_attr *c = op_attr(o, "callee");
+          const shl_op *f = c && c->kind == AT_SYMREF ? module_func(o, c->u.sym.root) : NULL;
+          if (!f) return false;
+          bool seen = false;
+          for (uint32_t i = 0; i < *n && !seen; i++) seen = list[i] == f;
+          if (!seen) {
+            if (*n == CALLEES_MAX) return false;
+            list[(*n)++] = f;
+            if (!collect_callees(f, list, n)) return false;
+          }
+        }
+        if (!collect_callees(o, list, n)) return false;
+      }
+  return true;
+}
+
+shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
+  *out = NULL;
+  *out_len = 0;
+  const shl_op *root = op->block ? op->block->region->parent : NULL;
+  while (root && !naming_root(root)) root = root->block ? root->block->region->parent : NULL;
+  if (!root) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "op outside a function");
+  id_save save = {0};
+  each_value(root, save_or_restore_id, &save);
+  save.ids = malloc((save.n ? save.n : 1) * sizeof *save.ids);
+  if (!save.ids) return st_oom();
+  save.n = 0;
+  each_value(root, save_or_restore_id, &save);
+  name_table nt;
+  memset(&nt, 0, sizeof nt);
+  arena_init(&nt.arena);
+  strmap_init(&nt.used, &nt.arena);
+  names_begin_isolated(&nt, root);
+  /* Operands become the function's arguments: fresh names (a result of a
+   * multi-result op, %0#1, cannot name an argument). */
+  for (uint32_t i = 0; i < op->n_operands; i++) set_name(op->operands[i], unique_name(&nt, "in"));
+  shl_printer pr = {.names = &nt, .flags = SHLOC_PRINT_GENERIC};
+  pr_puts(&pr, "func.func @main(");
+  bool first = true;
+  for (uint32_t i = 0; i < op->n_operands; i++) {
+    bool dup = false;
+    for (uint32_t j = 0; j < i && !dup; j++) dup = op->operands[j] == op->operands[i];
+    if (dup) continue;
+    if (!first) pr_puts(&pr, ", ");
+    first = false;
+    pr_value(&pr, op->operands[i]);
+    pr_puts(&pr, ": ");
+    pr_type(&pr, op->operands[i]->type);
+  }
+  pr_puts(&pr, ") -> (");
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    if (i) pr_puts(&pr, ", ");
+    pr_type(&pr, op->results[i].type);
+  }
+  pr_puts(&pr, ") {\n  ");
+  pr.indent = 1;
+  pr_results_lhs(&pr, op);
+  pr_generic_op(&pr, op);
+  pr_puts(&pr, "\n  \"func.return\"(");
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    if (i) pr_puts(&pr, ", ");
+    pr_value(&pr, &op->results[i]);
+  }
+  pr_puts(&pr, ") : (");
+  for (uint32_t i = 0; i < op->n_results; i++) {
+    if (i) pr_puts(&pr, ", ");
+    pr_type(&pr, op->results[i].type);
+  }
+  pr_puts(&pr, ") -> ()\n}\n");
+  /* The functions its regions call follow, their values' ids kept too. */
+  const shl_op *callees[CALLEES_MAX];
+  uint32_t n_callees = 0;
+  bool callees_ok = collect_callees(op, callees, &n_callees);
+  for (uint32_t i = 0; callees_ok && i < n_callees; i++) {
+    if (callees[i] == root) continue; /* recursion into the op's own function: left out, fails to verify */
+    id_save cs = {0};
+    each_value(callees[i], save_or_restore_id, &cs);
+    cs.ids = malloc((cs.n ? cs.n : 1) * sizeof *cs.ids);
+    if (!cs.ids) {
+      pr.oom = true;
+      break;
+    }
+    cs.n = 0;
+    each_value(callees[i], save_or_restore_id, &cs);
+    pr.indent = 0;
+    print_op(&pr, callees[i]);
+    pr_puts(&pr, "\n");
+    cs.n = 0;
+    cs.restore = true;
+    each_value(callees[i], save_or_restore_id, &cs);
+    free(cs.ids);
+  }
+  save.n = 0;
+  save.restore = true;
+  each_value(root, save_or_restore_id, &save);
+  free(save.ids);
+  free(nt.undo);
+  free(nt.strs);
+  arena_free(&nt.arena);
+  if (pr.oom || !pr_reserve(&pr, 0)) {
+    free(pr.buf);
+    return st_oom();
+  }
+  pr.buf[pr.len] = 0;
+  *out = pr.buf;
+  *out_len = pr.len;
+  return NULL;
 }

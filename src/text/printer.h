@@ -41,6 +41,8 @@ void pr_attr(shl_printer *pr, const shl_attr *a);
 void pr_elem_type(shl_printer *pr, const shl_type *t);
 /* An attribute value without its `: type` suffix (ints, floats, dense elements). */
 void pr_attr_bare(shl_printer *pr, const shl_attr *a);
+/* `dense<...>` of a dense elements attribute, without its type. */
+void pr_dense_literal(shl_printer *pr, const shl_attr *a);
 void pr_int_list(shl_printer *pr, const shl_attr *a); /* [1, 2] from INTLIST or dense array */
 void pr_string_lit(shl_printer *pr, shl_str s);       /* quoted with escapes */
 void pr_symbol_name(shl_printer *pr, shl_str s);      /* @name, or @"name" when not an identifier */
