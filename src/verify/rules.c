@@ -176,6 +176,17 @@ bool vfy_elem_compat_fp(const shl_type *a, const shl_type *b) {
   return vfy_elem_compat(a, b);
 }
 
+/* The spec's is_promotable with floats of any precision allowed (as
+ * upstream's reducer check does): same kind (integers of either signedness
+ * and i1 together; quantized with the same expressed type) and no more bits. */
+static bool elem_promotable(const shl_type *from, const shl_type *to) {
+  unsigned kf = vfy_elem_kind(from), kt = vfy_elem_kind(to), ints = EK_PRED | EK_SINT | EK_UINT;
+  if (kf == EK_FLOAT && kt == EK_FLOAT) return true;
+  if (!((kf & ints) && (kt & ints)) && kf != kt) return false;
+  if (kf == EK_QUANT && (!from->quant || !to->quant || expressed(from) != expressed(to))) return false;
+  return dtype_bits(type_storage_dtype(from)) <= dtype_bits(type_storage_dtype(to));
+}
+
 static bool shapes_compat(const shl_type *a, const shl_type *b) {
   if (a->rank < 0 || b->rank < 0) return true;
   if (a->rank != b->rank) return false;
@@ -534,9 +545,11 @@ shl_status vfy_reducer(const shl_op *op, uint32_t r, const shl_type *const *inpu
       return VFY_ERR(op, "reduction region result #%u must be a rank-0 tensor, got %s", i, vfy_tstr(acc));
     ST_TRY(vfy_scalar_arg(op, "reduction region", blk, i, acc, false));
     ST_TRY(vfy_scalar_arg(op, "reduction region", blk, n + i, acc, true));
-    ST_TRY(vfy_scalar_arg(op, "reduction region", blk, n + i, inputs[i], true));
-    if (!vfy_is_tensor(inits[i]) || !vfy_elem_compat_fp(acc, inits[i]))
-      return VFY_ERR(op, "reduction region result #%u type %s is incompatible with the element type of %s", i,
+    if (!vfy_is_tensor(inputs[i]) || !elem_promotable(inputs[i], blk->args[n + i].type))
+      return VFY_ERR(op, "reduction region argument #%u type %s must be promotable from the element type of %s", n + i,
+                     vfy_tstr(blk->args[n + i].type), vfy_tstr(inputs[i]));
+    if (!vfy_is_tensor(inits[i]) || !elem_promotable(inits[i], acc))
+      return VFY_ERR(op, "reduction region result #%u type %s must be promotable from the element type of %s", i,
                      vfy_tstr(acc), vfy_tstr(inits[i]));
   }
   return NULL;

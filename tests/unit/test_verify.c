@@ -513,7 +513,21 @@ static const vcase reductions[] = {
      "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_BODY("tensor<f32>")
      " {dimensions = array<i64: 1>} : (tensor<2x3xi32>, tensor<i32>) -> tensor<2xi32>\n"
      "  return %0 : tensor<2xi32>\n}\n",
-     "reduction region argument #1 must have type tensor<i32>, got tensor<f32>", 2, 3},
+     "reduction region argument #1 type tensor<f32> must be promotable from the element type of tensor<2x3xi32>", 2, 3},
+    /* is_promotable (spec reduce C6): no narrowing, no change of kind. */
+    {"reduce narrowing body",
+     "func.func @f(%a: tensor<2x3xi32>, %z: tensor<i8>) -> tensor<2xi8> {\n"
+     "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_BODY("tensor<i8>")
+     " {dimensions = array<i64: 1>} : (tensor<2x3xi32>, tensor<i8>) -> tensor<2xi8>\n"
+     "  return %0 : tensor<2xi8>\n}\n",
+     "reduction region argument #1 type tensor<i8> must be promotable from the element type of tensor<2x3xi32>", 2,
+     3},
+    {"reduce init of another kind",
+     "func.func @f(%a: tensor<2x3xi8>, %z: tensor<f32>) -> tensor<2xi32> {\n"
+     "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_BODY("tensor<i32>")
+     " {dimensions = array<i64: 1>} : (tensor<2x3xi8>, tensor<f32>) -> tensor<2xi32>\n"
+     "  return %0 : tensor<2xi32>\n}\n",
+     "reduction region result #0 type tensor<i32> must be promotable from the element type of tensor<f32>", 2, 3},
     {"reduce init rank",
      "func.func @f(%a: tensor<2x3xf32>, %z: tensor<1xf32>) -> tensor<2xf32> {\n"
      "  %0 = \"stablehlo.reduce\"(%a, %z) " ADD_BODY("tensor<f32>")

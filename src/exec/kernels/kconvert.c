@@ -109,3 +109,17 @@ void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n) {
     default: break;
   }
 }
+
+bool ku_convert(shl_dtype from, shl_dtype to, const void *src, void *dst, int64_t n) {
+  ku_ck ck = ku_ck_of(to);
+  if (ck == CK_NONE) return false;
+  enum { CHUNK = 4096 };
+  _Alignas(16) uint8_t tmp[CHUNK * 16]; /* CHUNK values of the widest compute type */
+  size_t fb = dtype_bytes(from), tb = dtype_bytes(to);
+  for (int64_t i = 0; i < n; i += CHUNK) {
+    int64_t m = n - i < CHUNK ? n - i : CHUNK;
+    if (!ku_to_ck(ck, from, (const uint8_t *)src + (size_t)i * fb, tmp, m)) return false;
+    ku_from_ck(ck, to, tmp, (uint8_t *)dst + (size_t)i * tb, m);
+  }
+  return true;
+}

@@ -22,5 +22,8 @@ size_t ku_ck_bytes(ku_ck ck);
 bool ku_to_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n);
 /* n compute values -> dtype t (rounding per scalar.h; ints wrap; i1 is != 0). */
 void ku_from_ck(ku_ck ck, shl_dtype t, const void *src, void *dst, int64_t n);
+/* n elements of dtype `from` at src -> dtype `to` at dst through to's compute
+ * type (widening is exact).  False when that conversion is not defined. */
+bool ku_convert(shl_dtype from, shl_dtype to, const void *src, void *dst, int64_t n);
 
 #endif

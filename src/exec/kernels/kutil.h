@@ -11,6 +11,8 @@
 #include "support/scalar.h"
 
 #define KU_MAX_RANK 64
+/* Reductions with more inputs than this run only when no operand needs widening. */
+#define KU_MAX_PROMOTED 16
 
 /* Integer-list attribute (missing -> false); values beyond `cap` are an error. */
 static inline bool ku_ints(const shl_op *op, const char *name, int64_t *out, size_t cap, size_t *n) {

@@ -7,11 +7,13 @@
  * fused instead, with the fold order of ew_fold; see exec/fuse.c.) */
 #include <math.h>
 
+#include "kconvert.h"
 #include "reduce.h"
 
 typedef struct {
   uint32_t n_in;
-  shl_opid binop; /* OP_UNKNOWN: run the body */
+  shl_dtype *promote; /* per operand: widen to this type first (see reduce.h); NULL: none */
+  shl_opid binop;     /* OP_UNKNOWN: run the body */
   int64_t n_out, n_red;
   int64_t inner; /* kept trailing dims' size: outputs contiguous in the input too (1: none) */
   int64_t *out_off; /* input offset of each output element's first reduced element */
@@ -50,17 +52,12 @@ static shl_status reduce_prepare(plan_ctx *pc, const shl_op *op, void **params) 
   }
   const shl_block *body = op->regions[0].blocks[0];
   if (body->n_args != 2 * n) return op_error(op, SHLOC_ERR_VERIFY, "body must take %u arguments", 2 * n);
-  for (uint32_t k = 0; k < n; k++) {
-    shl_dtype a = type_storage_dtype(body->args[k].type), x = type_storage_dtype(body->args[n + k].type);
-    if (type_storage_dtype(op->operands[k]->type) != x || type_storage_dtype(op->results[k].type) != a ||
-        type_storage_dtype(op->operands[n + k]->type) != a || dtype_bytes(a) != dtype_bytes(x))
-      return op_error(op, SHLOC_ERR_UNSUPPORTED, "with element types that differ from the body's is not supported");
-  }
   reduce_params *rp = plan_alloc(pc, sizeof *rp);
   if (!rp) return st_oom();
   rp->n_in = n;
+  ST_TRY(reduce_promotion(pc, op, body, &rp->promote));
   rp->binop = n == 1 ? ku_body_binop(&op->regions[0]) : OP_UNKNOWN;
-  shl_dtype dt = type_storage_dtype(it);
+  shl_dtype dt = type_storage_dtype(body->args[0].type);
   if (rp->binop != OP_UNKNOWN && !fold_fast_ok(rp->binop, dt)) rp->binop = OP_UNKNOWN;
   int64_t strides[KU_MAX_RANK];
   ku_strides(rank, it->dims, strides);
@@ -296,11 +293,69 @@ static shl_status reduce_general(exec_ctx *ec, const plan_op *po, const reduce_p
 static shl_status reduce_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const reduce_params *rp = po->params;
   if (rp->n_out == 0) return NULL;
-  if (rp->binop != OP_UNKNOWN) {
-    reduce_fast(in[0]->dtype, rp, in[0]->data, in[1]->data, out[0]->data);
-    return NULL;
+  shl_buf views[2 * KU_MAX_PROMOTED], *ptrs[2 * KU_MAX_PROMOTED];
+  void *mem = NULL;
+  if (rp->promote) {
+    ST_TRY(reduce_promote(po->op, rp->promote, 2 * rp->n_in, in, views, ptrs, &mem));
+    in = ptrs;
   }
-  return reduce_general(ec, po, rp, in, out);
+  shl_status st = NULL;
+  if (rp->binop != OP_UNKNOWN) reduce_fast(in[0]->dtype, rp, in[0]->data, in[1]->data, out[0]->data);
+  else st = reduce_general(ec, po, rp, in, out);
+  free(mem);
+  return st;
+}
+
+/* ---- promotion ---- */
+
+shl_status reduce_promotion(plan_ctx *pc, const shl_op *op, const shl_block *body, shl_dtype **to) {
+  uint32_t n = op->n_operands / 2;
+  *to = NULL;
+  for (uint32_t k = 0; k < n; k++) {
+    shl_dtype acc = type_storage_dtype(body->args[k].type), elem = type_storage_dtype(body->args[n + k].type);
+    if (type_storage_dtype(op->results[k].type) != acc || dtype_bytes(elem) != dtype_bytes(acc))
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "with element types that differ from the body's is not supported");
+    for (uint32_t j = k; j < 2 * n; j += n) {
+      /* Inputs meet the body's element argument, init values its accumulator. */
+      shl_dtype from = type_storage_dtype(op->operands[j]->type), want = j < n ? elem : acc;
+      if (from == want) continue;
+      if (n > KU_MAX_PROMOTED)
+        return op_error(op, SHLOC_ERR_UNSUPPORTED, "widens operands of more than %d inputs", KU_MAX_PROMOTED);
+      if (ku_ck_of(want) == CK_NONE || dtype_is_complex(from) != dtype_is_complex(want))
+        return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot widen operand #%u from %s to %s", j, dtype_name(from),
+                        dtype_name(want));
+      if (!*to) {
+        *to = plan_alloc(pc, 2 * n * sizeof **to);
+        if (!*to) return st_oom();
+        for (uint32_t i = 0; i < 2 * n; i++) (*to)[i] = DT_INVALID;
+      }
+      (*to)[j] = want;
+    }
+  }
+  return NULL;
+}
+
+shl_status reduce_promote(const shl_op *op, const shl_dtype *to, uint32_t n_ops, shl_buf *const *in, shl_buf *views,
+                          shl_buf **ptrs, void **mem) {
+  size_t total = 0;
+  for (uint32_t k = 0; k < n_ops; k++)
+    if (to[k] != DT_INVALID) total += ((size_t)in[k]->n * dtype_bytes(to[k]) + 63) & ~(size_t)63;
+  uint8_t *block = *mem = malloc(total ? total : 1);
+  if (!block) return st_oom();
+  for (uint32_t k = 0; k < n_ops; k++) {
+    ptrs[k] = in[k];
+    if (to[k] == DT_INVALID) continue;
+    views[k] = *in[k];
+    views[k].dtype = to[k];
+    views[k].nbytes = (size_t)in[k]->n * dtype_bytes(to[k]);
+    views[k].data = block;
+    block += (views[k].nbytes + 63) & ~(size_t)63;
+    if (!ku_convert(in[k]->dtype, to[k], in[k]->data, views[k].data, in[k]->n))
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot widen operand #%u from %s to %s", k, dtype_name(in[k]->dtype),
+                      dtype_name(to[k]));
+    ptrs[k] = &views[k];
+  }
+  return NULL;
 }
 
 const shl_kernel kernel_reduce = {reduce_prepare, reduce_run};

@@ -21,4 +21,15 @@ void fold_rows(shl_dtype t, shl_opid binop, const void *src, const int64_t *rel,
 /* dst[j] = *init for j < len. */
 void fold_fill(shl_dtype t, const void *init, int64_t len, void *dst);
 
+/* Promotion (spec: is_promotable): a reduction's inputs and init values may
+ * have a narrower element type than its body computes in.  At plan time,
+ * `*to` gets per operand (n_ops = 2N: inputs, then init values) the type of
+ * the body argument it meets (element, resp. accumulator), or DT_INVALID
+ * when it already has it; *to stays NULL when no operand needs widening.  Errors name the op. */
+shl_status reduce_promotion(plan_ctx *pc, const shl_op *op, const shl_block *body, shl_dtype **to);
+/* At run time: views[k] is operand k widened per `to` (into one malloc'd
+ * block returned in *mem, to free after the fold) or operand k itself. */
+shl_status reduce_promote(const shl_op *op, const shl_dtype *to, uint32_t n_ops, shl_buf *const *in, shl_buf *views,
+                          shl_buf **ptrs, void **mem);
+
 #endif

@@ -260,6 +260,8 @@ static shl_status scatter_prepare(plan_ctx *pc, const shl_op *op, void **params)
         type_storage_dtype(op->operands[i]->type) != type_storage_dtype(op->results[i].type))
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "result element types must match the inputs");
     const shl_type *a = op->operands[i]->type, *u = op->operands[n + 1 + i]->type;
+    if (type_storage_dtype(u) != type_storage_dtype(a))
+      return op_error(op, SHLOC_ERR_UNSUPPORTED, "with updates of another element type than the inputs is not supported");
     if (a->rank != opt->rank || u->rank != ut->rank) return op_error(op, SHLOC_ERR_VERIFY, "inputs or updates differ in rank");
     for (int32_t d = 0; d < a->rank; d++)
       if (a->dims[d] != opt->dims[d]) return op_error(op, SHLOC_ERR_VERIFY, "inputs differ in shape");

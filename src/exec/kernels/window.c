@@ -81,6 +81,7 @@ static void index_next(int32_t rank, const int64_t *dims, int64_t *idx) {
 typedef struct {
   win_geom g;
   uint32_t n_in;
+  shl_dtype *promote; /* per operand: widen to this type first (see reduce.h); NULL: none */
   shl_opid binop;
   /* Fast path.  Without base dilation, a window that lies inside the
    * operand reads base + rel[w] (rel: NULL otherwise).  When the last
@@ -140,13 +141,10 @@ static shl_status rw_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   ST_TRY(geom_init(op, op->operands[0]->type, op->results[0].type, &p->g));
   const shl_block *body = op->regions[0].blocks[0];
   if (body->n_args != 2 * n) return op_error(op, SHLOC_ERR_VERIFY, "body must take %u arguments", 2 * n);
-  for (uint32_t k = 0; k < n; k++)
-    if (type_storage_dtype(op->operands[k]->type) != type_storage_dtype(op->results[k].type) ||
-        type_storage_dtype(body->args[k].type) != type_storage_dtype(op->results[k].type))
-      return op_error(op, SHLOC_ERR_UNSUPPORTED, "with element types that differ from the body's is not supported");
+  ST_TRY(reduce_promotion(pc, op, body, &p->promote));
   p->n_in = n;
   p->binop = n == 1 ? ku_body_binop(&op->regions[0]) : OP_UNKNOWN;
-  if (p->binop != OP_UNKNOWN && !fold_fast_ok(p->binop, type_storage_dtype(op->operands[0]->type))) p->binop = OP_UNKNOWN;
+  if (p->binop != OP_UNKNOWN && !fold_fast_ok(p->binop, type_storage_dtype(body->args[0].type))) p->binop = OP_UNKNOWN;
   p->rel = NULL;
   if (p->binop != OP_UNKNOWN) ST_TRY(rw_fast_setup(pc, p));
   *params = p;
@@ -211,13 +209,19 @@ static shl_status rw_general(exec_ctx *ec, const plan_op *po, const rw_params *p
 static shl_status rw_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const rw_params *p = po->params;
   if (p->g.n_out == 0) return NULL;
+  shl_buf views[2 * KU_MAX_PROMOTED], *ptrs[2 * KU_MAX_PROMOTED];
+  void *mem = NULL;
+  if (p->promote) {
+    ST_TRY(reduce_promote(po->op, p->promote, 2 * p->n_in, in, views, ptrs, &mem));
+    in = ptrs;
+  }
   int nt = p->binop != OP_UNKNOWN ? omp_get_max_threads() : 1;
   int64_t *offs = malloc((size_t)nt * (size_t)(p->g.n_win + 1) * sizeof *offs);
-  if (!offs) return st_oom();
-  shl_status st = NULL;
-  if (p->binop != OP_UNKNOWN) rw_fast(in[0]->dtype, p, in[0]->data, in[1]->data, out[0]->data, offs);
-  else st = rw_general(ec, po, p, in, out, offs);
+  shl_status st = offs ? NULL : st_oom();
+  if (!st && p->binop != OP_UNKNOWN) rw_fast(in[0]->dtype, p, in[0]->data, in[1]->data, out[0]->data, offs);
+  else if (!st) st = rw_general(ec, po, p, in, out, offs);
   free(offs);
+  free(mem);
   return st;
 }
 
@@ -259,7 +263,8 @@ static shl_status ss_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (!p) return st_oom();
   ST_TRY(geom_init(op, op->operands[0]->type, op->operands[1]->type, &p->g));
   shl_dtype t = type_storage_dtype(op->operands[0]->type);
-  if (type_storage_dtype(op->results[0].type) != t || type_storage_dtype(op->operands[1]->type) != t)
+  if (type_storage_dtype(op->results[0].type) != t || type_storage_dtype(op->operands[1]->type) != t ||
+      type_storage_dtype(op->operands[2]->type) != t)
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "with mixed element types is not supported");
   p->select_dir = ss_select_pattern(&op->regions[0]);
   shl_opid sc = ku_body_binop(&op->regions[1]);
