@@ -3,7 +3,8 @@
  * unregistered dialect.  Custom calls are first rewritten by
  * pass_lower_custom_calls (func.call of external functions).  An op this
  * pass does not cover is an error naming the op and its location; nothing
- * is dropped.  First slice of issue #17: unsigned and complex element types,
+ * is dropped.  check.* ops and custom calls become calls of libshloc's check
+ * runtime (include/shloc/aot_runtime.h).  First slice of issue #17: unsigned and complex element types,
  * dynamic shapes and most non-elementwise ops are refused (README). */
 #ifndef SHLOC_PASSES_LOWER_LINALG_H
 #define SHLOC_PASSES_LOWER_LINALG_H
@@ -13,5 +14,17 @@
 /* Lowers `m` (custom calls are rewritten in place first) and returns the
  * malloc'd text in *out / *out_len.  On error *out is NULL. */
 shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len);
+
+typedef struct {
+  /* Prepended to the symbol of every function with a body (and to its
+   * calls), so that compiled functions cannot clash with C symbols (`main`)
+   * or other modules' functions; NULL = none.  External declarations (custom
+   * calls, runtime functions) keep their names. */
+  const char *func_prefix;
+} pass_lower_linalg_options;
+
+/* pass_lower_linalg with options (NULL = defaults). */
+shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_options *opts, char **out,
+                                  size_t *out_len);
 
 #endif

@@ -8,6 +8,9 @@
 typedef struct {
   shl_printer pr;
   uint32_t next_id;
+  const shl_block *top;    /* the module body, to tell defined functions from declarations */
+  const char *func_prefix; /* prepended to the name of every defined function ("" = none) */
+  uint64_t check_dtypes;   /* element types (bit per shl_dtype) whose check runtime function is called */
 } ll_emit;
 
 /* A fresh temporary number (printed as %vN). */
@@ -46,5 +49,11 @@ shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
+/* check.* ops and custom calls -> calls of the check runtime (lower_linalg_check.c). */
+bool ll_is_check_target(shl_str target);
+bool ll_is_check(const shl_op *op);
+shl_status ll_check(ll_emit *e, const shl_op *op);
+/* The runtime declarations the checks emitted so far call. */
+void ll_check_declarations(ll_emit *e);
 
 #endif

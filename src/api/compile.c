@@ -1,0 +1,80 @@
+/* shloc_compile_sources: the lowered module, the C entry points (and
+ * driver) and the custom-call shim of one compilation (shloc/compile.h). */
+#include "shloc/compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/aot_c.h"
+#include "codegen/shim.h"
+#include "passes/lower_custom_calls.h"
+#include "passes/lower_linalg.h"
+
+/* From the lowered module to the LLVM dialect.  Elementwise linalg.generic
+ * ops are fused first (one loop nest, no intermediate buffers); results
+ * leave functions as fresh buffers owned by the caller (the entry points
+ * copy them out and free them). */
+static const char *const mlir_opt_passes[] = {
+    "--linalg-fuse-elementwise-ops",
+    "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
+    "function-boundary-type-conversion=identity-layout-map",
+    "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
+    "--bufferization-lower-deallocations", "--convert-bufferization-to-memref", "--convert-linalg-to-loops",
+    "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine", "--convert-math-to-llvm",
+    "--convert-math-to-libm", "--convert-arith-to-llvm", "--convert-index-to-llvm", "--llvm-request-c-wrappers",
+    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
+    "--reconcile-unrealized-casts",
+};
+
+const char *const *shloc_compile_mlir_opt_passes(size_t *n) {
+  *n = sizeof mlir_opt_passes / sizeof *mlir_opt_passes;
+  return mlir_opt_passes;
+}
+
+static bool has_custom_calls(const shloc_module *m) {
+  for (const shl_op *f = m->top->regions[0].blocks[0]->first; f; f = f->next)
+    if (op_is(f, OP_FUNC) && op_attr(f, PASS_CUSTOM_CALL_ATTR)) return true;
+  return false;
+}
+
+void shloc_compile_output_free(shloc_compile_output *out) {
+  free(out->mlir);
+  free(out->header);
+  free(out->c);
+  free(out->shim);
+  free(out->exports);
+  memset(out, 0, sizeof *out);
+}
+
+shloc_status shloc_compile_sources(shloc_module *m, const shloc_compile_options *o, shloc_compile_output *out) {
+  memset(out, 0, sizeof *out);
+  char *c_module = aot_c_module_name(m, o->module_name ? o->module_name : "module");
+  size_t plen = c_module ? strlen(c_module) + 9 : 0;
+  char *prefix = c_module ? malloc(plen) : NULL;
+  if (!prefix) {
+    free(c_module);
+    return st_oom();
+  }
+  snprintf(prefix, plen, "_shloc_%s_", c_module);
+  const char *source = o->source ? o->source : "<input>";
+  aot_c_options co = {c_module, prefix, source, o->guard ? o->guard : "SHLOC_COMPILED_H", o->entry};
+  /* The C first: lowering rewrites the module. */
+  shl_status st = aot_c_emit(m, &co, &out->header, &out->c, &out->exports);
+  size_t len;
+  pass_lower_linalg_options lo = {prefix};
+  if (!st) st = pass_lower_linalg_with(m, &lo, &out->mlir, &len);
+  if (!st && has_custom_calls(m)) {
+    shim_binding *b = calloc(o->n_ffi + 1, sizeof *b);
+    if (!b) st = st_oom();
+    for (size_t i = 0; b && i < o->n_ffi; i++) b[i] = (shim_binding){o->ffi[i].target, o->ffi[i].symbol};
+    const char *base = strrchr(source, '/');
+    shim_options so = {b, o->n_ffi, base ? base + 1 : source};
+    if (!st) st = shim_emit(m, &so, &out->shim, &len);
+    free(b);
+  }
+  free(c_module);
+  free(prefix);
+  if (st) shloc_compile_output_free(out);
+  return st;
+}
