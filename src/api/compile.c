@@ -21,8 +21,14 @@ static const char *const mlir_opt_passes[] = {
     "function-boundary-type-conversion=identity-layout-map",
     "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
     "--bufferization-lower-deallocations", "--convert-bufferization-to-memref", "--convert-linalg-to-loops",
+    /* bf16 (and f16 math) compute in f32, rounded back after each op as the
+     * interpreter does; the bf16 rounding becomes integer code instead of
+     * calls of __truncsfbf2, which gcc 12's libgcc lacks. */
+    "--math-extend-to-supported-types=target-type=f32",
+    "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
     "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine", "--convert-math-to-llvm",
-    "--convert-math-to-libm", "--convert-arith-to-llvm", "--convert-index-to-llvm", "--llvm-request-c-wrappers",
+    "--convert-math-to-libm", "--arith-expand=include-bf16=true",
+    "--convert-arith-to-llvm", "--convert-index-to-llvm", "--llvm-request-c-wrappers",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };

@@ -51,13 +51,15 @@ echo "ok: unsupported op refused"
 # shloc compile: LLVM dialect and LLVM IR always; an object with clang-22, else
 # the error must name the missing tool and its Debian package.
 "$SHLOC" compile "$DATA/run_softmax.mlir" -o "$tmp/c.mlir" || fail "compile -o .mlir"
-grep -q "llvm.func @_mlir_ciface_main" "$tmp/c.mlir" || fail "compile: no C interface for @main"
+grep -q "llvm.func @_mlir_ciface__shloc_c_main" "$tmp/c.mlir" || fail "compile: no C interface for @main"
 if command -v mlir-translate-22 >/dev/null 2>&1; then
   "$SHLOC" compile "$DATA/run_softmax.mlir" -o "$tmp/c.ll" || fail "compile -o .ll"
-  grep -q "define .*@_mlir_ciface_main" "$tmp/c.ll" || fail "compile: no _mlir_ciface_main in the LLVM IR"
+  grep -q "define .*@_mlir_ciface__shloc_c_main" "$tmp/c.ll" || fail "compile: no _mlir_ciface__shloc_c_main in the LLVM IR"
   if command -v clang-22 >/dev/null 2>&1; then
     "$SHLOC" compile "$DATA/run_softmax.mlir" -o "$tmp/c.o" || fail "compile -o .o"
-    nm "$tmp/c.o" | grep -q " T _mlir_ciface_main" || fail "compile: object without _mlir_ciface_main"
+    # The entry point is MODULE_FUNC (MODULE: OUT's stem for a module without a name).
+    nm "$tmp/c.o" | grep -q " T c_main$" || fail "compile: object without the entry point c_main"
+    grep -q "^int c_main(float \*res0);" "$tmp/c.h" || fail "compile: header without c_main"
   else
     if "$SHLOC" compile "$DATA/run_softmax.mlir" -o "$tmp/c.o" 2>"$tmp/err"; then fail "compile -o .o without clang-22"; fi
     grep -q "clang-22 not found on PATH (Debian package clang-22)" "$tmp/err" || { cat "$tmp/err"; fail "missing clang-22 message"; }
