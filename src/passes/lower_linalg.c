@@ -473,6 +473,7 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
     else st = ll_refuse(op, "only func.func is covered at module level");
   }
   ll_check_declarations(&e);
+  ll_blas_declarations(&e);
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");

@@ -11,6 +11,7 @@ typedef struct {
   const shl_block *top;    /* the module body, to tell defined functions from declarations */
   const char *func_prefix; /* prepended to the name of every defined function ("" = none) */
   uint64_t check_dtypes;   /* element types (bit per shl_dtype) whose check runtime function is called */
+  unsigned gemm_dtypes;    /* bit 0: shloc_rt_gemm_f32 is called, bit 1: shloc_rt_gemm_f64 */
 } ll_emit;
 
 /* A fresh temporary number (printed as %vN). */
@@ -55,5 +56,11 @@ bool ll_is_check(const shl_op *op);
 shl_status ll_check(ll_emit *e, const shl_op *op);
 /* The runtime declarations the checks emitted so far call. */
 void ll_check_declarations(ll_emit *e);
+/* dot_general as BLAS calls when the layouts allow (lower_linalg_blas.c;
+ * batching/contracting dimensions as in the attribute); *handled false:
+ * nothing emitted. */
+shl_status ll_dot_blas(ll_emit *e, const shl_op *op, const int64_t *lb, const int64_t *rb, size_t nb,
+                       const int64_t *lc, const int64_t *rc, size_t nc, bool *handled);
+void ll_blas_declarations(ll_emit *e);
 
 #endif
