@@ -88,6 +88,11 @@ SHLOC_API void _mlir_ciface_shloc_rt_gemm_f64(const shloc_aot_unranked *a, const
                                               const shloc_aot_unranked *c, int64_t batch, int64_t m, int64_t n,
                                               int64_t k, int32_t trans_a, int32_t trans_b);
 
+/* memref.copy between memrefs that are not both contiguous (upstream MLIR
+ * lowers it to this call; the name and signature are those of MLIR's
+ * c_runner_utils, which compiled code would otherwise need). */
+SHLOC_API void memrefCopy(int64_t elem_size, const shloc_aot_unranked *src, const shloc_aot_unranked *dst);
+
 /* The executable driver: reading inputs and writing results of a compiled
  * entry point whose argument/result types are MLIR tensor types
  * ("tensor<4x8xf32>").  .npy conventions as in `shloc run`. */

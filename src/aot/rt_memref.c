@@ -68,3 +68,29 @@ void rt_memref_release(rt_memref *m) {
   m->owned = false;
   m->data = NULL;
 }
+
+static void copy_nd(const char *src, const int64_t *ss, char *dst, const int64_t *ds, const int64_t *sizes,
+                    int64_t rank, size_t elem) {
+  if (rank == 0) {
+    memcpy(dst, src, elem);
+    return;
+  }
+  for (int64_t i = 0; i < sizes[0]; i++)
+    copy_nd(src + i * ss[0] * (int64_t)elem, ss + 1, dst + i * ds[0] * (int64_t)elem, ds + 1, sizes + 1, rank - 1,
+            elem);
+}
+
+void memrefCopy(int64_t elem_size, const shloc_aot_unranked *src, const shloc_aot_unranked *dst) {
+  if (!src || !dst || src->rank != dst->rank || src->rank < 0 || src->rank > RT_MAX_RANK || elem_size <= 0) return;
+  const rt_desc *s = src->descriptor, *d = dst->descriptor;
+  bool sd, dd;
+  char *sp = rt_memref_base(src, (size_t)elem_size, &sd), *dp = rt_memref_base(dst, (size_t)elem_size, &dd);
+  int64_t n = 1;
+  for (int64_t k = 0; k < src->rank; k++) n *= s->rest[k];
+  if (!n) return;
+  if (sd && dd) {
+    memmove(dp, sp, (size_t)(n * elem_size));
+    return;
+  }
+  copy_nd(sp, s->rest + src->rank, dp, d->rest + dst->rank, s->rest, src->rank, (size_t)elem_size);
+}

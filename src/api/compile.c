@@ -16,19 +16,26 @@
  * leave functions as fresh buffers owned by the caller (the entry points
  * copy them out and free them). */
 static const char *const mlir_opt_passes[] = {
+    /* First, so that the libm declarations convert-math-to-libm adds later
+     * keep their plain C names. */
+    "--llvm-request-c-wrappers",
     "--linalg-fuse-elementwise-ops",
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
     "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
     "--bufferization-lower-deallocations", "--convert-bufferization-to-memref", "--convert-linalg-to-loops",
-    /* bf16 (and f16 math) compute in f32, rounded back after each op as the
-     * interpreter does; the bf16 rounding becomes integer code instead of
-     * calls of __truncsfbf2, which gcc 12's libgcc lacks. */
-    "--math-extend-to-supported-types=target-type=f32",
+    /* bf16 computes in f32, rounded back after each op as the interpreter
+     * does; the bf16 rounding becomes integer code instead of calls of
+     * __truncsfbf2, which gcc 12's libgcc lacks.  f16 is left to LLVM, which
+     * promotes it the same way (extending it here leaves an arith attribute
+     * that mlir-translate-22 rejects). */
+    "--math-extend-to-supported-types=target-type=f32 extra-types=f16",
     "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
-    "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine", "--convert-math-to-llvm",
-    "--convert-math-to-libm", "--arith-expand=include-bf16=true",
-    "--convert-arith-to-llvm", "--convert-index-to-llvm", "--llvm-request-c-wrappers",
+    "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
+    /* libm first: convert-math-to-llvm computes expm1 as exp(x) - 1 and
+     * log1p as log(1 + x), which lose the small results' precision. */
+    "--convert-math-to-libm", "--convert-math-to-llvm", "--arith-expand=include-bf16=true",
+    "--convert-arith-to-llvm", "--convert-index-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };
