@@ -285,6 +285,8 @@ static int compile(const compile_opts *o, const char *dir) {
   add(&a, opt_level);
   add(&a, "-fPIC");
   add(&a, "-Wno-override-module");
+  /* Vectorized loops call glibc's vector math (libmvec, part of -lm). */
+  add(&a, "-fveclib=libmvec");
   add(&a, ll);
   add(&a, "-o");
   add(&a, mod_o);

@@ -33,7 +33,9 @@ static const char *const mlir_opt_passes[] = {
     "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
     "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
     /* libm first: convert-math-to-llvm computes expm1 as exp(x) - 1 and
-     * log1p as log(1 + x), which lose the small results' precision. */
+     * log1p as log(1 + x), which lose the small results' precision.  The
+     * libm declarations are readnone, so clang -fveclib=libmvec vectorizes
+     * loops calling them (glibc's _ZGV* variants). */
     "--convert-math-to-libm", "--convert-math-to-llvm", "--arith-expand=include-bf16=true",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
