@@ -16,9 +16,6 @@
  * leave functions as fresh buffers owned by the caller (the entry points
  * copy them out and free them). */
 static const char *const mlir_opt_passes[] = {
-    /* First, so that the libm declarations convert-math-to-libm adds later
-     * keep their plain C names. */
-    "--llvm-request-c-wrappers",
     "--linalg-fuse-elementwise-ops",
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
@@ -32,11 +29,11 @@ static const char *const mlir_opt_passes[] = {
     "--math-extend-to-supported-types=target-type=f32 extra-types=f16",
     "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
     "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
-    /* libm first: convert-math-to-llvm computes expm1 as exp(x) - 1 and
-     * log1p as log(1 + x), which lose the small results' precision.  The
-     * libm declarations are readnone, so clang -fveclib=libmvec vectorizes
-     * loops calling them (glibc's _ZGV* variants). */
-    "--convert-math-to-libm", "--convert-math-to-llvm", "--arith-expand=include-bf16=true",
+    /* LLVM intrinsics where there are some (clang -fveclib=libmvec
+     * vectorizes sin, exp, ... with glibc's _ZGV* variants), log1p kept
+     * exact (expm1 is a libm call already, lower_linalg_libm.c), libm calls
+     * for the rest (readnone: vectorized alike). */
+    "--convert-math-to-llvm=approximate-log1p=false", "--convert-math-to-libm", "--arith-expand=include-bf16=true",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",

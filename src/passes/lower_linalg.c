@@ -401,14 +401,15 @@ static shl_status emit_func(ll_emit *e, const shl_op *f) {
   type_list(e, ft->n_out, ft->out);
   pr_puts(&e->pr, ")");
   const shl_attr *cc = op_attr(f, PASS_CUSTOM_CALL_ATTR);
-  if (cc || op_attr(f, "llvm.emit_c_interface")) {
-    pr_puts(&e->pr, " attributes {llvm.emit_c_interface");
-    if (cc) {
-      pr_puts(&e->pr, ", " PASS_CUSTOM_CALL_ATTR " = ");
-      pr_attr(&e->pr, cc);
-    }
-    pr_puts(&e->pr, "}");
+  /* Every function gets upstream's C interface (_mlir_ciface_NAME over
+   * memref descriptors): defined ones for their callers in C, declarations
+   * because the shim and libshloc's runtime implement that interface. */
+  pr_puts(&e->pr, " attributes {llvm.emit_c_interface");
+  if (cc) {
+    pr_puts(&e->pr, ", " PASS_CUSTOM_CALL_ATTR " = ");
+    pr_attr(&e->pr, cc);
   }
+  pr_puts(&e->pr, "}");
   if (!body) return NULL;
   pr_puts(&e->pr, " {");
   e->pr.indent += 1;
@@ -474,6 +475,7 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   }
   ll_check_declarations(&e);
   ll_blas_declarations(&e);
+  ll_libm_declarations(&e);
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");

@@ -12,6 +12,7 @@ typedef struct {
   const char *func_prefix; /* prepended to the name of every defined function ("" = none) */
   uint64_t check_dtypes;   /* element types (bit per shl_dtype) whose check runtime function is called */
   unsigned gemm_dtypes;    /* bit 0: shloc_rt_gemm_f32 is called, bit 1: shloc_rt_gemm_f64 */
+  unsigned libm_used;      /* libm functions called (ll_libm_call) */
 } ll_emit;
 
 /* A fresh temporary number (printed as %vN). */
@@ -62,5 +63,10 @@ void ll_check_declarations(ll_emit *e);
 shl_status ll_dot_blas(ll_emit *e, const shl_op *op, const int64_t *lb, const int64_t *rb, size_t nb,
                        const int64_t *lc, const int64_t *rc, size_t nc, bool *handled);
 void ll_blas_declarations(ll_emit *e);
+/* libm functions called directly (lower_linalg_libm.c): f32 or f64 by the
+ * element type (narrower floats via f32). */
+typedef enum { LL_LIBM_EXPM1, LL_LIBM_COUNT } ll_libm;
+uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt);
+void ll_libm_declarations(ll_emit *e);
 
 #endif

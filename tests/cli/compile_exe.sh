@@ -137,6 +137,6 @@ printf '#!/bin/sh\necho "fake-mlir-opt: error: pass failed" >&2\nexit 3\n' >"$tm
 chmod +x "$tmp/bin/mlir-opt-22"
 PATH="$tmp/bin:$PATH" "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/x" 2>"$tmp/err" && fail "a failing tool was ignored"
 grep -q "fake-mlir-opt: error: pass failed" "$tmp/err" || { cat "$tmp/err"; fail "the tool's diagnostic"; }
-grep -q "shloc compile: this command failed:" "$tmp/err" && grep -q "  mlir-opt-22 .*lowered.mlir --llvm-request-c-wrappers" "$tmp/err" ||
+grep -q "shloc compile: this command failed:" "$tmp/err" && grep -q "  mlir-opt-22 .*lowered.mlir --linalg-fuse-elementwise-ops" "$tmp/err" ||
   { cat "$tmp/err"; fail "the failing command line"; }
 echo "ok: bad input"

@@ -82,7 +82,7 @@ for f in "$DATA"/run_*.mlir; do
     echo "skipped: $b calls libshloc's runtime (sanitizer build)"
     continue
   fi
-  rt=$(sed -n 's/^  func.func @main() -> (\(tensor<[^)]*>\)) {$/\1/p' "$tmp/$b.mlir")
+  rt=$(sed -n 's/^  func.func @main() -> (\(tensor<[^)]*>\))\( attributes {[^}]*}\)\{0,1\} {$/\1/p' "$tmp/$b.mlir")
   [ -n "$rt" ] || fail "$b: no @main() -> (tensor) in the lowered module"
   { sed '$d' "$tmp/$b.mlir"
     echo "  func.func @entry() {"
