@@ -68,5 +68,8 @@ void ll_blas_declarations(ll_emit *e);
 typedef enum { LL_LIBM_EXPM1, LL_LIBM_COUNT } ll_libm;
 uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt);
 void ll_libm_declarations(ll_emit *e);
+/* tanh on f32 (or a narrower float, via f32) exactly as the interpreter's
+ * vector kernel (vtanh) computes it. */
+uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt);
 
 #endif

@@ -233,6 +233,10 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
   case OP_CONVERT: *res = ll_convert(e, a[0], dt, out_dt); return NULL;
   case OP_NOT: *res = ll_bin(e, "arith.xori", a[0], ll_cst_int(e, -1, dt), dt); return NULL;
   case OP_SIGN: *res = sign(e, a[0], dt); return NULL;
+  case OP_TANH: /* the interpreter's f32 tanh (XLA's), vectorizable; f64: math.tanh */
+    if (!fl || dt == DT_F64) break;
+    *res = ll_xla_tanh(e, a[0], dt);
+    return NULL;
   case OP_EXPONENTIAL_MINUS_ONE: /* math.expm1 would become exp(x) - 1 */
     if (!fl) break;
     *res = ll_libm_call(e, LL_LIBM_EXPM1, a[0], dt);
