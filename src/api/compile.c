@@ -12,13 +12,16 @@
 #include "passes/lower_linalg.h"
 
 /* From the lowered module to the LLVM dialect.  Elementwise linalg.generic
- * ops are fused first (one loop nest, no intermediate buffers); results
- * leave functions as fresh buffers owned by the caller (the entry points
- * copy them out and free them). */
+ * ops are fused first (one loop nest, no intermediate buffers); function
+ * results become out-parameters the caller allocates (external
+ * declarations keep returning theirs). */
 static const char *const mlir_opt_passes[] = {
     "--linalg-fuse-elementwise-ops",
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
+    /* Results become caller-allocated out-parameters, and the buffers that
+     * computed them are those parameters (no allocation, no copy). */
+    "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
     "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
     "--bufferization-lower-deallocations", "--convert-bufferization-to-memref", "--convert-linalg-to-loops",
     /* bf16 computes in f32, rounded back after each op as the interpreter

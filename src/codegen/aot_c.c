@@ -168,53 +168,43 @@ static void emit_header(shl_printer *pr, const shloc_module *m, const aot_c_opti
 
 static void descriptor_type(shl_printer *pr, int rank) { pr_printf(pr, "shloc_md%d", rank); }
 
+static void descriptor_init(shl_printer *pr, const shl_type *t, const char *var, const char *ptr, uint32_t i) {
+  pr_puts(pr, "  ");
+  descriptor_type(pr, t->rank);
+  pr_printf(pr, " %s%u = {(void *)%s%u, (void *)%s%u, 0", var, (unsigned)i, ptr, (unsigned)i, ptr, (unsigned)i);
+  if (t->rank) {
+    pr_puts(pr, ", {");
+    for (int k = 0; k < t->rank; k++) pr_printf(pr, "%s%lld", k ? ", " : "", (long long)t->dims[k]);
+    pr_puts(pr, "}, {");
+    int64_t stride = 1, strides[64];
+    for (int k = t->rank - 1; k >= 0; k--) {
+      strides[k] = stride;
+      stride *= t->dims[k];
+    }
+    for (int k = 0; k < t->rank; k++) pr_printf(pr, "%s%lld", k ? ", " : "", (long long)strides[k]);
+    pr_puts(pr, "}");
+  }
+  pr_puts(pr, "};\n");
+}
+
+/* The compiled function takes its results as trailing out-parameters
+ * (buffer-results-to-out-params): descriptors of the caller's buffers. */
 static void entry_body(shl_printer *pr, const aot_c_options *o, const shl_op *f) {
   const shl_type *ft = func_type(f);
   shl_str name = func_sym_name(f);
+  uint32_t n_params = ft->n_in + ft->n_out;
   pr_printf(pr, "extern void _mlir_ciface_%s%.*s(", o->func_prefix, (int)name.n, name.p);
-  uint32_t n_params = (ft->n_out ? 1 : 0) + ft->n_in;
   for (uint32_t i = 0; i < n_params; i++) pr_puts(pr, i ? ", void *" : "void *");
   if (!n_params) pr_puts(pr, "void");
   pr_puts(pr, ");\n\n");
   prototype(pr, o, f);
   pr_puts(pr, " {\n  uint64_t failed = shloc_aot_checks_failed();\n");
-  for (uint32_t i = 0; i < ft->n_in; i++) {
-    const shl_type *t = ft->in[i];
-    pr_puts(pr, "  ");
-    descriptor_type(pr, t->rank);
-    pr_printf(pr, " a%u = {(void *)arg%u, (void *)arg%u, 0", (unsigned)i, (unsigned)i, (unsigned)i);
-    if (t->rank) {
-      pr_puts(pr, ", {");
-      for (int k = 0; k < t->rank; k++) pr_printf(pr, "%s%lld", k ? ", " : "", (long long)t->dims[k]);
-      pr_puts(pr, "}, {");
-      int64_t stride = 1, strides[64];
-      for (int k = t->rank - 1; k >= 0; k--) {
-        strides[k] = stride;
-        stride *= t->dims[k];
-      }
-      for (int k = 0; k < t->rank; k++) pr_printf(pr, "%s%lld", k ? ", " : "", (long long)strides[k]);
-      pr_puts(pr, "}");
-    }
-    pr_puts(pr, "};\n");
-  }
-  pr_puts(pr, "  struct {");
-  for (uint32_t i = 0; i < ft->n_out; i++) {
-    pr_puts(pr, " ");
-    descriptor_type(pr, ft->out[i]->rank);
-    pr_printf(pr, " r%u;", (unsigned)i);
-  }
-  if (!ft->n_out) pr_puts(pr, " int unused;");
-  pr_printf(pr, " } r;\n  (void)r;\n  _mlir_ciface_%s%.*s(", o->func_prefix, (int)name.n, name.p);
-  uint32_t k = 0;
-  if (ft->n_out) pr_printf(pr, "%s", ft->n_out == 1 ? "&r.r0" : "&r"), k++;
-  for (uint32_t i = 0; i < ft->n_in; i++, k++) pr_printf(pr, "%s&a%u", k ? ", " : "", (unsigned)i);
-  pr_puts(pr, ");\n");
-  for (uint32_t i = 0; i < ft->n_out; i++) {
-    size_t es = dtype_bytes(type_storage_dtype(ft->out[i]));
-    pr_printf(pr, "  memcpy(res%u, (char *)r.r%u.aligned + r.r%u.offset * %zu, %lldu);\n  free(r.r%u.allocated);\n",
-              (unsigned)i, (unsigned)i, (unsigned)i, es, (long long)type_num_bytes(ft->out[i]), (unsigned)i);
-  }
-  pr_puts(pr, "  return (int)(shloc_aot_checks_failed() - failed);\n}\n");
+  for (uint32_t i = 0; i < ft->n_in; i++) descriptor_init(pr, ft->in[i], "a", "arg", i);
+  for (uint32_t i = 0; i < ft->n_out; i++) descriptor_init(pr, ft->out[i], "r", "res", i);
+  pr_printf(pr, "  _mlir_ciface_%s%.*s(", o->func_prefix, (int)name.n, name.p);
+  for (uint32_t i = 0; i < ft->n_in; i++) pr_printf(pr, "%s&a%u", i ? ", " : "", (unsigned)i);
+  for (uint32_t i = 0; i < ft->n_out; i++) pr_printf(pr, "%s&r%u", i || ft->n_in ? ", " : "", (unsigned)i);
+  pr_puts(pr, ");\n  return (int)(shloc_aot_checks_failed() - failed);\n}\n");
 }
 
 /* The executable's main(): fixed text over the tables emitted before it

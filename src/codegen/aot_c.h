@@ -9,8 +9,8 @@
  *    check.* failures during the call (0 when there are none);
  *  - the entry points themselves, over upstream MLIR's C interface
  *    (`_mlir_ciface_<prefix><func>` with memref descriptors): they wrap the
- *    buffers in descriptors, copy each result into the caller's buffer and
- *    free the one the compiled code allocated;
+ *    caller's buffers in descriptors, inputs first, then the results as the
+ *    out-parameters the pipeline gives every function;
  *  - for executables, main(): runs one entry point on .npy inputs like
  *    `shloc run` and exits 1 when a check failed. */
 #ifndef SHLOC_CODEGEN_AOT_C_H

@@ -76,6 +76,37 @@ for i, w in enumerate(want):
 print("ok: dot_layouts: 9 products equal numpy's (8 through BLAS)")
 PY
 
+# 1b. f32 tanh and expm1 are lowered as the interpreter computes them: bit
+# for bit equal to `shloc run` (tanh: XLA's rational approximation).
+cat >"$tmp/math.mlir" <<'M'
+func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>) {
+  %t = stablehlo.tanh %x : tensor<4096xf32>
+  %e = stablehlo.exponential_minus_one %x : tensor<4096xf32>
+  return %t, %e : tensor<4096xf32>, tensor<4096xf32>
+}
+M
+"$SHLOC" compile "$tmp/math.mlir" -o "$tmp/math" $LINK || fail "compiling math.mlir"
+"$PY" - "$tmp" "$SHLOC" <<'PY' || fail "math: compiled results differ from shloc run"
+import os, subprocess, sys, numpy as np
+tmp, shloc = sys.argv[1:]
+rng = np.random.default_rng(2)
+x = (rng.standard_normal(4096) * 4).astype(np.float32)
+x[:12] = [0, -0.0, 1e-5, -3e-4, 4e-4, 7.9, -7.95, 8.5, np.inf, -np.inf, np.nan, 1e-30]
+np.save(os.path.join(tmp, "mx.npy"), x)
+os.mkdir(os.path.join(tmp, "mout"))
+subprocess.run([os.path.join(tmp, "math"), "--input", os.path.join(tmp, "mx.npy"), "-o", os.path.join(tmp, "mout")], check=True)
+subprocess.run([shloc, "run", os.path.join(tmp, "math.mlir"), "--input", os.path.join(tmp, "mx.npy"),
+                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy")], check=True)
+t = np.load(os.path.join(tmp, "mout", "result0.npy")); e = np.load(os.path.join(tmp, "mout", "result1.npy"))
+tr = np.load(os.path.join(tmp, "t.npy")); er = np.load(os.path.join(tmp, "e.npy"))
+assert (t.view(np.int32) == tr.view(np.int32)).all(), "tanh differs at %s" % np.nonzero(t.view(np.int32) != tr.view(np.int32))[0][:5]
+# expm1: libm's expm1f against the interpreter's (XLA's) formula: within 4 ULP
+ulp = np.abs(e.view(np.int32).astype(np.int64) - er.view(np.int32).astype(np.int64))
+fin = np.isfinite(er)
+assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max()
+print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
+PY
+
 # 2. The check runtime.
 "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/checks" $LINK || fail "compiling checks.mlir"
 "$tmp/checks" --quiet || fail "checks.mlir: a check failed"
