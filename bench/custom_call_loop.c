@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
 
 static XLA_FFI_Error *tiny(XLA_FFI_CallFrame *cf) {

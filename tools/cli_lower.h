@@ -2,11 +2,14 @@
 #ifndef SHLOC_TOOLS_CLI_LOWER_H
 #define SHLOC_TOOLS_CLI_LOWER_H
 
-#include "codegen/shim.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "shloc/lower.h"
 
 /* Parses --ffi TARGET=SYMBOL values (modified in place) into out[0..n);
  * reports on stderr as `shloc CMD: ...` and returns false on a bad value. */
-bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shim_binding *out);
+bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shloc_shim_binding *out);
 
 /* shloc lower FILE --to=linalg ... */
 int cmd_lower_linalg(int argc, char **argv);

@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "support/status.h"
 
 typedef struct {
   const char *p, *end;
@@ -184,9 +183,9 @@ shloc_status cli_match_source(const char *path, const char *src, size_t src_len,
       char want[128], got[128];
       excerpt(want, sizeof want, ss, se);
       excerpt(got, sizeof got, ps, pe);
-      return st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, ln_s, 1}, NULL,
-                      "pretty output differs from the source: line %d prints as '%s', source has '%s'",
-                                 ln_p, got, want);
+      return shloc_status_error(SHLOC_ERR_VERIFY, path, ln_s, 1,
+                                "pretty output differs from the source: line %d prints as '%s', source has '%s'", ln_p,
+                                got, want);
     }
     have_s = next_line(&cs, true, &ss, &se, &ln_s);
     have_p = next_line(&cp, false, &ps, &pe, &ln_p);
@@ -194,9 +193,8 @@ shloc_status cli_match_source(const char *path, const char *src, size_t src_len,
   /* Whatever remains on either side must be blank. */
   while (have_s && blank(ss, se)) have_s = next_line(&cs, true, &ss, &se, &ln_s);
   while (have_p && blank(ps, pe)) have_p = next_line(&cp, false, &ps, &pe, &ln_p);
-  if (have_s) return st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, ln_s, 1}, NULL, "source line not in the pretty output");
+  if (have_s) return shloc_status_error(SHLOC_ERR_VERIFY, path, ln_s, 1, "source line not in the pretty output");
   if (have_p)
-    return st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, first_line, 1}, NULL,
-                    "pretty output has more lines than the source");
+    return shloc_status_error(SHLOC_ERR_VERIFY, path, first_line, 1, "pretty output has more lines than the source");
   return NULL;
 }

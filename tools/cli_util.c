@@ -1,7 +1,5 @@
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,87 +7,22 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ir/ir.h"
-#include "support/arena.h"
-
-bool cli_read_file(const char *path, char **out, size_t *len) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
-    return false;
-  }
-  /* Regular files are read in one allocation of their size; pipes grow. */
-  struct stat sb;
-  size_t cap = 1 << 16, n = 0;
-  if (f != stdin && fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) cap = (size_t)sb.st_size + 1;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (n < cap) break;
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  bool err = ferror(f);
-  if (f != stdin) fclose(f);
-  if (!buf || err) {
-    free(buf);
-    fprintf(stderr, "%s: error: cannot read file\n", path);
-    return false;
-  }
-  *out = buf;
-  *len = n;
-  return true;
-}
 
 bool cli_input_open(const char *path, cli_input *in) {
   memset(in, 0, sizeof *in);
-  if (strcmp(path, "-") != 0) {
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-      fprintf(stderr, "%s: error: cannot open: %s\n", path, strerror(errno));
-      return false;
-    }
-    struct stat sb;
-    bool big = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= (1 << 20) &&
-               (uint64_t)sb.st_size < SIZE_MAX / 2;
-    char *buf = big ? arena_map_pages((size_t)sb.st_size, &in->map_len) : NULL;
-    if (buf) {
-      size_t n = (size_t)sb.st_size, got = 0;
-      while (got < n) {
-        ssize_t r = read(fd, buf + got, n - got < ((size_t)1 << 30) ? n - got : (size_t)1 << 30);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        got += (size_t)r;
-      }
-      close(fd);
-      if (got != n) {
-        arena_unmap_pages(buf, in->map_len);
-        fprintf(stderr, "%s: error: cannot read file\n", path);
-        return false;
-      }
-      in->text = in->map = buf;
-      in->len = n;
-      return true;
-    }
-    close(fd);
+  shloc_status st = shloc_source_read(path, &in->src);
+  if (st) {
+    fprintf(stderr, "%s: error: %s\n", path, shloc_status_message(st));
+    shloc_status_free(st);
+    return false;
   }
-  size_t len;
-  if (!cli_read_file(path, &in->owned, &len)) return false;
-  in->text = in->owned;
-  in->len = len;
+  in->text = shloc_source_text(in->src);
+  in->len = shloc_source_len(in->src);
   return true;
 }
 
 void cli_input_close(cli_input *in) {
-  arena_unmap_pages(in->map, in->map_len);
-  free(in->owned);
+  shloc_source_free(in->src);
   memset(in, 0, sizeof *in);
 }
 
@@ -266,18 +199,4 @@ void cli_paths_free(cli_paths *l) {
   free(l->v);
   l->v = NULL;
   l->n = l->cap = 0;
-}
-
-const shl_op *cli_entry_func(const shloc_module *m, const char *entry) {
-  if (entry) return module_find_func(m, str_of(entry));
-  const shl_op *main_fn = module_find_func(m, str_of("main"));
-  if (main_fn) return main_fn;
-  const shl_op *only = NULL;
-  int n = 0;
-  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next)
-    if (op_is(op, OP_FUNC)) {
-      only = op;
-      n++;
-    }
-  return n == 1 ? only : NULL;
 }

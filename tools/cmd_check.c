@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "support/status.h"
 
 /* Prints m with `flags`, re-parses the text and prints it again in pretty
  * form; *out receives that pretty text. */
@@ -38,9 +37,9 @@ static shloc_status roundtrip(shloc_context *ctx, shloc_module *m, const char *p
   if (!st) st = reprint(ctx, m, 0, &b, &bl);
   if (!st) st = reprint(ctx, m, SHLOC_PRINT_GENERIC, &g, &gl);
   if (!st && (al != bl || memcmp(a, b, al) != 0))
-    st = st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, 0, 0}, NULL, "pretty output does not print back identically");
+    st = shloc_status_error(SHLOC_ERR_VERIFY, path, 0, 0, "pretty output does not print back identically");
   if (!st && (al != gl || memcmp(a, g, al) != 0))
-    st = st_error(SHLOC_ERR_VERIFY, &(shl_srcpos){path, 0, 0}, NULL, "generic output does not parse back to the same module");
+    st = shloc_status_error(SHLOC_ERR_VERIFY, path, 0, 0, "generic output does not parse back to the same module");
   free(a);
   free(b);
   free(g);

@@ -173,10 +173,11 @@ static bool write_in(const char *dir, const char *name, const char *text, char *
 
 /* Parses, verifies and writes the sources into dir. */
 static bool make_sources(const compile_opts *o, bool executable, const char *dir, shloc_compile_output *out) {
-  char *text = NULL;
-  size_t len = 0;
-  if (!cli_read_file(o->path, &text, &len)) return false;
-  shloc_ffi_binding *ffi = calloc(o->n_ffi + 1, sizeof *ffi);
+  cli_input in;
+  if (!cli_input_open(o->path, &in)) return false;
+  const char *text = in.text;
+  size_t len = in.len;
+  shloc_shim_binding *ffi = calloc(o->n_ffi + 1, sizeof *ffi);
   shloc_context *ctx = shloc_context_create();
   shloc_module *m = NULL;
   shloc_status st = ctx && ffi ? shloc_module_parse(ctx, o->path, text, len, 1, &m) : NULL;
@@ -190,7 +191,7 @@ static bool make_sources(const compile_opts *o, bool executable, const char *dir
       break;
     }
     *eq = '\0';
-    ffi[i] = (shloc_ffi_binding){o->ffi[i], eq + 1};
+    ffi[i] = (shloc_shim_binding){o->ffi[i], eq + 1};
   }
   if (ok && !st) st = shloc_module_verify(m);
   const char *slash = strrchr(o->out, '/');
@@ -213,7 +214,7 @@ static bool make_sources(const compile_opts *o, bool executable, const char *dir
   char path[PATH_MAX];
   if (ok) ok = write_in(dir, "lowered.mlir", out->mlir, path, sizeof path);
   free(ffi);
-  free(text);
+  cli_input_close(&in);
   shloc_module_destroy(m);
   shloc_context_destroy(ctx);
   return ok;

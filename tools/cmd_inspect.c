@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ir/ir.h"
-#include "text/print_value.h"
+#include "shloc/jax_export.h"
 
 static const char usage_text[] =
     "usage: shloc inspect FILE [--entry NAME]\n"
@@ -105,81 +104,61 @@ static void put_artifact_header(const char *key, const char *p, size_t n) {
   printf("\n");
 }
 
-static void put_type(const char *prefix, const shl_type *t) {
-  char *s = NULL;
-  shloc_status st = print_type_text(t, &s);
-  printf("%s%s", prefix, s ? s : "?");
-  shloc_status_free(st);
-  free(s);
-}
-
-static void put_attr(const shl_attr *a) {
-  char *s = NULL;
-  shloc_status st = print_attr_text(a, &s);
-  printf("%s", s ? s : "?");
-  shloc_status_free(st);
-  free(s);
-}
-
 /* "  i: TYPE {attr = value, ...}" for each argument or result. */
-static void put_values(const char *key, const shl_type *const *types, uint32_t n, const shl_attr *attrs) {
-  printf("%s: %u\n", key, n);
-  for (uint32_t i = 0; i < n; i++) {
-    printf("  %u: ", i);
-    put_type("", types[i]);
-    const shl_attr *d = attrs && attrs->kind == AT_ARRAY && i < attrs->u.arr.n ? attrs->u.arr.items[i] : NULL;
-    if (d && d->kind == AT_DICT && d->u.dict.n) {
-      printf(" ");
-      put_attr(d);
-    }
+static void put_values(const char *key, const shloc_func *f, size_t n,
+                       shloc_status (*text)(const shloc_func *, size_t, char **, char **)) {
+  printf("%s: %zu\n", key, n);
+  for (size_t i = 0; i < n; i++) {
+    char *type = NULL, *attrs = NULL;
+    shloc_status_free(text(f, i, &type, &attrs));
+    printf("  %zu: %s", i, type ? type : "?");
+    if (attrs) printf(" %s", attrs);
     printf("\n");
+    free(type);
+    free(attrs);
   }
 }
 
 static void put_module(const shloc_module *m, const char *entry) {
-  const shl_attr *name = op_attr(m->top, "sym_name");
-  if (name && name->kind == AT_STRING) printf("module: @%.*s\n", (int)name->u.str.n, name->u.str.p);
+  size_t len;
+  const char *name = shloc_module_name(m, &len);
+  if (name) printf("module: @%.*s\n", (int)len, name);
   static const char *const counts[] = {"mhlo.num_replicas", "mhlo.num_partitions"};
   for (int k = 0; k < 2; k++) {
-    const shl_attr *a = op_attr(m->top, counts[k]);
     int64_t v;
-    if (a && attr_as_int(a, &v)) printf("%s: %lld\n", counts[k], (long long)v);
+    if (shloc_module_attr_int(m, counts[k], &v)) printf("%s: %lld\n", counts[k], (long long)v);
     else printf("%s: not set\n", counts[k]);
   }
-  uint32_t n_attrs = 0;
-  for (uint32_t i = 0; i < m->top->n_attrs; i++) n_attrs += !str_eq_c(m->top->attrs[i].name, "sym_name");
-  printf("module_attributes: %u\n", n_attrs);
-  for (uint32_t i = 0; i < m->top->n_attrs; i++) {
-    const shl_named_attr *na = &m->top->attrs[i];
-    if (str_eq_c(na->name, "sym_name")) continue;
-    printf("  %.*s = ", (int)na->name.n, na->name.p);
-    put_attr(na->attr);
-    printf("\n");
+  size_t n_attrs = shloc_module_num_attrs(m);
+  printf("module_attributes: %zu\n", n_attrs);
+  for (size_t i = 0; i < n_attrs; i++) {
+    const char *an = shloc_module_attr_name(m, i, &len);
+    char *value = NULL;
+    shloc_status_free(shloc_module_attr_text(m, i, &value));
+    printf("  %.*s = %s\n", (int)len, an, value ? value : "?");
+    free(value);
   }
   printf("functions:");
-  for (shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) {
-    if (!op_is(op, OP_FUNC)) continue;
-    shl_str fname = func_sym_name(op);
-    const shl_attr *vis = op_attr(op, "sym_visibility");
-    printf(" @%.*s%s", (int)fname.n, fname.p, vis && vis->kind == AT_STRING && str_eq_c(vis->u.str, "private") ? " (private)" : "");
+  for (const shloc_func *f = shloc_module_next_func(m, NULL); f; f = shloc_module_next_func(m, f)) {
+    const char *fname = shloc_func_name(f, &len);
+    printf(" @%.*s%s", (int)len, fname, shloc_func_is_private(f) ? " (private)" : "");
   }
   printf("\n");
-  const shl_op *f = cli_entry_func(m, entry);
+  const shloc_func *f = shloc_module_entry(m, entry);
   if (!f) {
     printf("entry: none (no @main and not exactly one function)\n");
     return;
   }
-  shl_str fname = func_sym_name(f);
-  printf("entry: @%.*s\n", (int)fname.n, fname.p);
-  const shl_type *ft = func_type(f);
-  put_values("arguments", ft->in, ft->n_in, op_attr(f, "arg_attrs"));
-  put_values("results", ft->out, ft->n_out, op_attr(f, "res_attrs"));
+  const char *fname = shloc_func_name(f, &len);
+  printf("entry: @%.*s\n", (int)len, fname);
+  put_values("arguments", f, shloc_func_num_args(f), shloc_func_arg_text);
+  put_values("results", f, shloc_func_num_results(f), shloc_func_result_text);
 }
 
 /* How @main takes what the exported function took. */
-static void put_calling_convention(const shloc_jax_export *e, const shl_op *f) {
-  cli_jax_layout l;
-  shloc_status st = cli_jax_plan(e, f, &l);
+static void put_calling_convention(const shloc_jax_export *e, const shloc_func *f) {
+  shloc_jax_layout l;
+  shloc_status st = shloc_jax_export_layout(e, f, &l);
   if (st) {
     printf("main_calling_convention: mismatch: %s\n", shloc_status_message(st));
     shloc_status_free(st);
@@ -229,7 +208,7 @@ int cmd_inspect(int argc, char **argv) {
       printf("mlir_module_serialized: %zu bytes at byte %zu, %s\n", e->module_len, e->module_offset,
              form_of(in.text + e->module_offset, e->module_len));
       put_artifact_header("mlir_module_serialized.", in.text + e->module_offset, e->module_len);
-      const shl_op *main_fn = cli_entry_func(m, entry);
+      const shloc_func *main_fn = shloc_module_entry(m, entry);
       if (main_fn) put_calling_convention(e, main_fn);
       printf("vjp: %s\n", e->vjp ? "present" : "none");
       for (const shloc_jax_export *v = e->vjp; v; v = v->vjp) put_envelope(v, "  ");

@@ -1,13 +1,11 @@
 /* shloc lower-custom-calls FILE: stablehlo.custom_call -> func.call of
- * external functions (src/passes/lower_custom_calls.h), optionally with the C
- * shim that implements them through the XLA FFI (src/codegen/shim.h). */
+ * external functions (shloc_lower_custom_calls), optionally with the C shim
+ * that implements them through the XLA FFI (shloc_shim_generate). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "codegen/shim.h"
-#include "passes/lower_custom_calls.h"
 #include "cli_lower.h"
 
 static const char usage_text[] =
@@ -53,10 +51,10 @@ static bool add_targets(str_list *l, char *value) {
   return true;
 }
 
-bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shim_binding *out) {
+bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shloc_shim_binding *out) {
   for (size_t i = 0; i < n; i++) {
     char *eq = strchr(specs[i], '=');
-    if (!eq || eq == specs[i] || !shim_is_c_identifier(str_of(eq + 1))) {
+    if (!eq || eq == specs[i] || !shloc_is_c_identifier(eq + 1)) {
       fprintf(stderr, "shloc %s: --ffi '%s': expected TARGET=SYMBOL with SYMBOL a C identifier\n", cmd,
               specs[i]);
       return false;
@@ -67,49 +65,41 @@ bool cli_parse_ffi_bindings(const char *cmd, char **specs, size_t n, shim_bindin
         fprintf(stderr, "shloc %s: --ffi names target '%s' twice\n", cmd, specs[i]);
         return false;
       }
-    out[i] = (shim_binding){specs[i], eq + 1};
+    out[i] = (shloc_shim_binding){specs[i], eq + 1};
   }
   return true;
 }
 
 /* Lowers, verifies and prints; writes the shim when asked. */
 static int lower(const char *path, const char *text, size_t len, const char *out, const char *shim_path,
-                 const str_list *targets, const shim_binding *ffi, size_t n_ffi, unsigned flags) {
+                 const str_list *targets, const shloc_shim_binding *ffi, size_t n_ffi, unsigned flags) {
   shloc_context *ctx = shloc_context_create();
   shloc_module *m = NULL;
   char *printed = NULL, *shim = NULL;
   size_t printed_len = 0, shim_len = 0;
-  pass_lcc_options opts = {(const char *const *)targets->v, targets->n};
-  shloc_status st = ctx ? shloc_module_parse(ctx, path, text, len, 1, &m) : st_oom();
+  bool *found = calloc(targets->n + 1, sizeof *found);
+  shloc_status st = ctx && found ? shloc_module_parse(ctx, path, text, len, 1, &m)
+                                 : shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory");
   if (!st) st = shloc_module_verify(m);
-  if (!st) st = pass_lower_custom_calls(m, targets->n ? &opts : NULL);
+  if (!st) st = shloc_lower_custom_calls(m, (const char *const *)targets->v, targets->n, found);
   if (!st) st = shloc_module_verify(m);
   if (!st) st = shloc_module_print(m, flags | SHLOC_PRINT_ASSUME_VERIFIED, &printed, &printed_len);
   if (!st && shim_path) {
     /* The banner names the file without its directory, so shims do not
      * depend on where they were generated. */
     const char *base = strrchr(path, '/');
-    shim_options so = {ffi, n_ffi, base ? base + 1 : path};
-    st = shim_emit(m, &so, &shim, &shim_len);
+    st = shloc_shim_generate(m, ffi, n_ffi, base ? base + 1 : path, &shim, &shim_len);
   }
   int rc = 0;
   if (st) {
     cli_report(st, text, len);
     rc = 1;
   }
-  for (size_t i = 0; !rc && i < targets->n; i++) {
-    bool found = false;
-    for (shl_op *op = m->top->regions[0].blocks[0]->first; op && !found; op = op->next) {
-      const shl_attr *cfg = op_attr(op, PASS_CUSTOM_CALL_ATTR);
-      const shl_attr *t = cfg && cfg->kind == AT_DICT ? attr_dict_get(cfg->u.dict.items, cfg->u.dict.n,
-                                                                         "call_target_name")
-                                                      : NULL;
-      found = t && t->kind == AT_STRING && str_eq_c(t->u.str, targets->v[i]);
-    }
-    if (!found) fprintf(stderr, "%s: warning: no custom call with target '%s'\n", path, targets->v[i]);
-  }
+  for (size_t i = 0; !rc && i < targets->n; i++)
+    if (!found[i]) fprintf(stderr, "%s: warning: no custom call with target '%s'\n", path, targets->v[i]);
   if (!rc && !cli_write_file(out, printed, printed_len)) rc = 1;
   if (!rc && shim_path && !cli_write_file(shim_path, shim, shim_len)) rc = 1;
+  free(found);
   free(printed);
   free(shim);
   shloc_module_destroy(m);
@@ -155,18 +145,17 @@ int cmd_lower(int argc, char **argv) {
     fprintf(stderr, "shloc lower-custom-calls: --ffi only applies with --shim\n");
     goto done;
   }
-  shim_binding *ffi = calloc(ffi_specs.n + 1, sizeof *ffi);
+  shloc_shim_binding *ffi = calloc(ffi_specs.n + 1, sizeof *ffi);
   if (!ffi || !cli_parse_ffi_bindings("lower-custom-calls", ffi_specs.v, ffi_specs.n, ffi)) {
     free(ffi);
     goto done;
   }
-  char *text;
-  size_t len;
-  if (!cli_read_file(path, &text, &len)) {
+  cli_input in;
+  if (!cli_input_open(path, &in)) {
     rc = 1;
   } else {
-    rc = lower(path, text, len, out, shim_path, &targets, ffi, ffi_specs.n, flags);
-    free(text);
+    rc = lower(path, in.text, in.len, out, shim_path, &targets, ffi, ffi_specs.n, flags);
+    cli_input_close(&in);
   }
   free(ffi);
 done:

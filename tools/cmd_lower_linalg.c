@@ -1,14 +1,13 @@
 /* shloc lower FILE --to=linalg: a static StableHLO program -> upstream MLIR
- * (func, arith, math, tensor, linalg, scf; src/passes/lower_linalg.h), with
- * custom calls as calls of external functions and optionally the C shim
- * that implements them through the XLA FFI (src/codegen/shim.h). */
+ * (func, arith, math, tensor, linalg, scf; shloc_lower_linalg), with custom
+ * calls as calls of external functions and optionally the C shim that
+ * implements them through the XLA FFI (shloc_shim_generate). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_lower.h"
-#include "passes/lower_linalg.h"
 
 static const char usage_text[] =
     "usage: shloc lower FILE --to=linalg [-o OUT.mlir] [--shim SHIM.c] [--ffi TARGET=SYMBOL ...]\n"
@@ -27,18 +26,18 @@ static const char usage_text[] =
     "Exit status: 0 on success, 1 on any error, 2 on bad usage.\n";
 
 static int lower(const char *path, const char *text, size_t len, const char *out, const char *shim_path,
-                 const shim_binding *ffi, size_t n_ffi) {
+                 const shloc_shim_binding *ffi, size_t n_ffi) {
   shloc_context *ctx = shloc_context_create();
   shloc_module *m = NULL;
   char *lowered = NULL, *shim = NULL;
   size_t lowered_len = 0, shim_len = 0;
-  shloc_status st = ctx ? shloc_module_parse(ctx, path, text, len, 1, &m) : st_oom();
+  shloc_status st = ctx ? shloc_module_parse(ctx, path, text, len, 1, &m)
+                        : shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory");
   if (!st) st = shloc_module_verify(m);
-  if (!st) st = pass_lower_linalg(m, &lowered, &lowered_len);
+  if (!st) st = shloc_lower_linalg(m, &lowered, &lowered_len);
   if (!st && shim_path) {
     const char *base = strrchr(path, '/');
-    shim_options so = {ffi, n_ffi, base ? base + 1 : path};
-    st = shim_emit(m, &so, &shim, &shim_len);
+    st = shloc_shim_generate(m, ffi, n_ffi, base ? base + 1 : path, &shim, &shim_len);
   }
   int rc = 0;
   if (st) {
@@ -57,7 +56,7 @@ static int lower(const char *path, const char *text, size_t len, const char *out
 int cmd_lower_linalg(int argc, char **argv) {
   const char *path = NULL, *out = "-", *shim_path = NULL, *to = NULL;
   char **ffi_specs = calloc((size_t)argc + 1, sizeof *ffi_specs);
-  shim_binding *ffi = calloc((size_t)argc + 1, sizeof *ffi);
+  shloc_shim_binding *ffi = calloc((size_t)argc + 1, sizeof *ffi);
   size_t n_ffi = 0;
   int rc = 2;
   if (!ffi_specs || !ffi) {
@@ -97,13 +96,12 @@ int cmd_lower_linalg(int argc, char **argv) {
     goto done;
   }
   if (!cli_parse_ffi_bindings("lower", ffi_specs, n_ffi, ffi)) goto done;
-  char *text;
-  size_t len;
-  if (!cli_read_file(path, &text, &len)) {
+  cli_input in;
+  if (!cli_input_open(path, &in)) {
     rc = 1;
   } else {
-    rc = lower(path, text, len, out, shim_path, ffi, n_ffi);
-    free(text);
+    rc = lower(path, in.text, in.len, out, shim_path, ffi, n_ffi);
+    cli_input_close(&in);
   }
 done:
   free(ffi_specs);

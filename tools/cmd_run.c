@@ -6,10 +6,8 @@
 #include <time.h>
 
 #include "cli.h"
-#include "exec/exec.h"
-#include "ffi/ffi.h"
-#include "support/npy.h"
-#include "text/print_value.h"
+#include "shloc/executable.h"
+#include "shloc/ffi_registry.h"
 
 static const char usage_text[] =
     "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
@@ -89,91 +87,26 @@ static void report(shloc_status st, const char *text, size_t len) {
   shloc_status_free(st);
 }
 
-static char *type_text(const shl_type *t) {
-  char *s = NULL;
-  shl_status st = print_type_text(t, &s);
-  if (st) shloc_status_free(st);
-  return s;
-}
-
-/* Arguments and results must be tensors (of any shape: '?' dimensions take
- * the inputs' sizes): what .npy files hold (tokens too when a jax.export
- * calling convention supplies them). */
-static shl_status check_signature(const shl_op *f, bool tokens) {
-  const shl_type *ft = func_type(f);
-  for (uint32_t k = 0; k < ft->n_in + ft->n_out; k++) {
-    bool in = k < ft->n_in;
-    uint32_t i = in ? k : k - ft->n_in;
-    const shl_type *t = in ? ft->in[i] : ft->out[i];
-    if (t->kind == TY_TENSOR && npy_descr_for(type_storage_dtype(t))) continue;
-    if (tokens && t->kind == TY_TOKEN) continue;
-    char *s = type_text(t);
-    shl_status st = op_error(f, SHLOC_ERR_UNSUPPORTED, "%s #%u has type %s; shloc run supports tensors only",
-                             in ? "argument" : "result", i, s ? s : "?");
-    free(s);
-    return st;
-  }
-  return NULL;
-}
-
-/* "tensor<4x9xf32> (<f4)" for what a file holds. */
-static void describe_npy(const npy_array *a, shl_dtype expected, char *buf, size_t cap) {
-  shl_dtype dt = npy_descr_accepts(a->descr, expected) ? expected : npy_dtype_for_descr(a->descr);
-  size_t n = (size_t)snprintf(buf, cap, "tensor<");
-  for (int i = 0; i < a->rank && n < cap; i++) n += (size_t)snprintf(buf + n, cap - n, "%lldx", (long long)a->dims[i]);
-  if (n < cap) snprintf(buf + n, cap - n, "%s> (%s)", dt != DT_INVALID ? dtype_name(dt) : "?", a->descr);
-}
-
-/* Checks loaded input `i` against the argument type (frees it on mismatch);
- * *concrete gets the argument's type with the input's shape (in `storage`
- * when t has '?' dimensions). */
-static shl_status check_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
-                              const shl_type **concrete) {
-  shl_dtype dt = type_storage_dtype(t);
-  *concrete = npy_descr_accepts(a->descr, dt) ? exec_arg_type(t, a->rank, a->dims, storage) : NULL;
-  if (*concrete) return NULL;
-  char got[NPY_MAX_RANK * 21 + 64];
-  describe_npy(a, dt, got, sizeof got);
-  char *want = type_text(t);
-  shl_status st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "argument #%u (%s): expected %s, got %s", i, path,
-                           want ? want : "?", got);
-  free(want);
-  npy_array_free(a);
-  return st;
-}
-
-/* Loads input `i` and checks it against the argument type (as check_input). */
-static shl_status load_input(const char *path, uint32_t i, const shl_type *t, npy_array *a, shl_type *storage,
-                             const shl_type **concrete) {
-  ST_TRY(npy_read_file(path, a));
-  return check_input(path, i, t, a, storage, concrete);
-}
-
-static shl_status build_registry(const run_opts *o, ffi_registry **out) {
+static shloc_status build_registry(const run_opts *o, shloc_ffi_registry **out) {
   *out = NULL;
   if (!o->ffi.n && !o->plugins.n) return NULL;
-  ST_TRY(ffi_registry_create(out));
+  shloc_status st = shloc_ffi_registry_create(out);
+  if (st) return st;
   for (int i = 0; i < o->ffi.n; i++) {
     const char *arg = o->ffi.v[i], *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
-      return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "--ffi '%s': expected TARGET=LIB.so:SYMBOL", arg);
+      return shloc_status_error(SHLOC_ERR_INVALID_ARG, NULL, 0, 0, "--ffi '%s': expected TARGET=LIB.so:SYMBOL", arg);
     char *target = strndup(arg, (size_t)(eq - arg));
-    if (!target) return st_oom();
-    shl_status st = ffi_registry_add_symbol(*out, target, eq + 1, FFI_KIND_SYMBOL);
+    if (!target) return shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory");
+    st = shloc_ffi_register_symbol(*out, target, eq + 1, SHLOC_FFI_ANY);
     free(target);
-    if (st) return st_annotate(st, "--ffi %s", arg);
+    if (st) return shloc_status_annotate(st, "--ffi %s", arg);
   }
   for (int i = 0; i < o->plugins.n; i++) {
-    shl_status st = ffi_registry_load_plugin(*out, o->plugins.v[i]);
-    if (st) return st_annotate(st, "--plugin %s", o->plugins.v[i]);
+    st = shloc_ffi_load_plugin(*out, o->plugins.v[i]);
+    if (st) return shloc_status_annotate(st, "--plugin %s", o->plugins.v[i]);
   }
   return NULL;
-}
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -181,220 +114,59 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static void free_results(shl_buf *res, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    free(res[i].data);
-    res[i].data = NULL;
-  }
+/* --print: each result on its own line of stdout. */
+static bool print_result(void *user, const char *text, size_t len) {
+  (void)user;
+  return fwrite(text, 1, len, stdout) == len && fputc('\n', stdout) != EOF;
 }
 
-/* One run: into buffers allocated once (kept in res across runs), or, with
- * --fresh-outputs, into new malloc'd ones after releasing the previous run's. */
-static shl_status run_once(const run_opts *o, shloc_executable *x, shl_buf *const *args, shl_buf *res, uint32_t n_out,
-                           void **bufs) {
-  if (o->fresh) {
-    free_results(res, n_out);
-    return executable_run(x, args, res);
-  }
-  if (!bufs[0] && n_out) {
-    const shl_type *const *out; /* refined for the inputs' shapes */
-    ST_TRY(executable_result_types(x, args, &out));
-    for (uint32_t i = 0; i < n_out; i++) {
-      int64_t bytes = type_num_bytes(out[i]);
-      size_t nb = bytes > 0 ? (size_t)bytes : 1; /* tokens have no bytes */
-      if (!(bufs[i] = exec_malloc(nb))) {
-        char what[32];
-        snprintf(what, sizeof what, "result #%u", i);
-        return st_oom_size(what, nb);
-      }
-    }
-  }
-  return executable_run_into(x, args, bufs, res);
-}
-
-/* Runs o->repeat times; res holds the last run's results (malloc'd). */
-static shl_status run_repeated(const run_opts *o, shloc_executable *x, shl_buf *const *args, shl_buf *res, uint32_t n_out) {
-  double *ms = malloc((size_t)o->repeat * sizeof *ms);
-  void **bufs = calloc(n_out + 1, sizeof *bufs);
-  if (!ms || !bufs) {
-    free(ms);
-    free(bufs);
-    return st_oom();
-  }
-  shl_status st = NULL;
-  for (long r = 0; !st && r < o->repeat; r++) {
-    double t0 = now_ms();
-    st = run_once(o, x, args, res, n_out, bufs);
-    ms[r] = now_ms() - t0;
-  }
-  if (!st && o->time) {
-    qsort(ms, (size_t)o->repeat, sizeof *ms, cmp_double);
-    long h = o->repeat / 2;
-    double med = o->repeat % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
-    fprintf(stderr, "shloc run: %ld run%s, median %.3f ms, min %.3f ms\n", o->repeat, o->repeat == 1 ? "" : "s", med,
-            ms[0]);
-  }
-  if (st) /* with --fresh-outputs, a failed run has released its buffers */
-    for (uint32_t i = 0; i < n_out; i++) {
-      if (!o->fresh) free(bufs[i]);
-      res[i].data = NULL;
-    }
-  free(ms);
-  free(bufs);
-  return st;
-}
-
-/* Results from `first` on (the ones after a jax.export module's tokens). */
-static shl_status emit_results(const run_opts *o, const shl_type *ft, const shl_buf *res, uint32_t first) {
-  bool print = o->print || (!o->outputs.n && !o->time);
-  for (uint32_t i = first; i < ft->n_out; i++) {
-    const shl_type *t = res[i].type; /* the declared type, refined */
-    if (i - first < (uint32_t)o->outputs.n)
-      ST_TRY(npy_write_file_atomic(o->outputs.v[i - first], npy_descr_for(type_storage_dtype(t)), t->dims, t->rank,
-                                   res[i].data, res[i].nbytes));
-    if (!print) continue;
-    char *s;
-    size_t n;
-    ST_TRY(print_dense_value(t, res[i].data, res[i].nbytes, &s, &n));
-    fwrite(s, 1, n, stdout);
-    fputc('\n', stdout);
-    free(s);
-  }
-  return NULL;
-}
-
-/* A jax.export envelope's inputs: the user passes one array per input of
- * the exported function (in_avals); @main gets the platform index, one token
- * per ordered effect and the kept inputs (see cli_jax_plan).  Every input is
- * checked against its aval, symbolic dimensions included. */
-static shl_status load_jax_inputs(const run_opts *o, const shloc_jax_export *e, const cli_jax_layout *l,
-                                  const shl_op *f, npy_array *ins, uint32_t *loaded, shl_buf *bufs, shl_buf **args,
-                                  shl_type *types, int64_t *platform) {
-  const shl_type *ft = func_type(f);
-  cli_dimvars vars = {.n = 0};
-  for (; *loaded < e->n_in; (*loaded)++) {
-    uint32_t i = *loaded;
-    ST_TRY(npy_read_file(o->inputs.v[i], &ins[i]));
-    shl_status st = cli_dim_bind(&e->in_avals[i], ins[i].dims, ins[i].rank, &vars);
-    if (st) return st_annotate(st, "input #%u (%s)", i, o->inputs.v[i]);
-  }
-  for (uint32_t i = 0; i < e->n_in; i++) {
-    const shloc_jax_aval *a = &e->in_avals[i];
-    shl_status st = cli_dim_check(a, ins[i].dims, ins[i].rank, &vars);
-    const char *mlir = cli_jax_mlir_dtype(a->dtype);
-    shl_dtype dt = mlir ? dtype_from_name(mlir, strlen(mlir)) : DT_INVALID;
-    if (!st && (dt == DT_INVALID || !npy_descr_accepts(ins[i].descr, dt)))
-      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "element type %s does not hold JAX dtype %s", ins[i].descr, a->dtype);
-    if (st) return st_annotate(st, "input #%u (%s)", i, o->inputs.v[i]);
-  }
-  /* As JAX refuses to call a function on a platform it was not exported
-   * for, unless the envelope disables that check. */
-  if (e->n_platforms && l->platform_index < 0)
-    return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL,
-                    "%s was exported for platforms that do not include cpu (see shloc inspect)", o->path);
-  uint32_t at = 0;
-  if (l->n_platform) {
-    /* i32 or i64 (cli_jax_plan checked): little-endian, the low bytes hold the index. */
-    *platform = l->platform_index;
-    buf_init(&bufs[at], ft->in[at], platform);
-    args[at] = &bufs[at];
-    at++;
-  }
-  for (uint32_t t = 0; t < l->n_tokens; t++, at++) {
-    buf_init(&bufs[at], ft->in[at], NULL);
-    args[at] = &bufs[at];
-  }
-  for (uint32_t j = 0; j < l->n_kept; j++, at++) {
-    uint32_t k = e->module_kept_var_idx[j];
-    const shl_type *t;
-    ST_TRY(check_input(o->inputs.v[k], k, ft->in[at], &ins[k], &types[at], &t));
-    buf_init(&bufs[at], t, ins[k].data);
-    args[at] = &bufs[at];
-  }
-  return NULL;
+/* --time: "shloc run: N runs, median M ms, min T ms" on stderr. */
+static void print_times(double *ms, long n) {
+  qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+  long h = n / 2;
+  double med = n % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+  fprintf(stderr, "shloc run: %ld run%s, median %.3f ms, min %.3f ms\n", n, n == 1 ? "" : "s", med, ms[0]);
 }
 
 /* Parses, plans and runs; returns the process exit status. */
 static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len) {
   shloc_module *m = NULL;
-  shloc_executable *x = NULL;
-  ffi_registry *reg = NULL;
-  npy_array *ins = NULL;
-  shl_buf *bufs = NULL, **args = NULL, *res = NULL;
-  shl_type *types = NULL;
-  uint32_t n_in = 0, n_out = 0, loaded = 0;
-  bool ran = false;
-  shl_status st = shloc_module_parse(ctx, o->path, text, len, 1, &m);
+  shloc_ffi_registry *reg = NULL;
+  double *ms = o->time ? malloc((size_t)o->repeat * sizeof *ms) : NULL;
+  shloc_status st = o->time && !ms ? shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory")
+                                   : shloc_module_parse(ctx, o->path, text, len, 1, &m);
   if (!st) st = shloc_module_verify(m);
-  const shl_op *f = NULL;
+  const shloc_func *f = NULL;
   if (!st) {
-    f = cli_entry_func(m, o->entry);
-    if (!f && o->entry) st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no function @%s", o->path, o->entry);
+    f = shloc_module_entry(m, o->entry);
+    if (!f && o->entry)
+      st = shloc_status_error(SHLOC_ERR_NOT_FOUND, NULL, 0, 0, "%s: no function @%s", o->path, o->entry);
     else if (!f)
-      st = st_error(SHLOC_ERR_NOT_FOUND, NULL, NULL, "%s: no entry function: expected @main or exactly one function (use --entry)",
-                    o->path);
-  }
-  const shl_type *ft = f ? func_type(f) : NULL;
-  /* An envelope's @main follows JAX's calling convention (unless --entry
-   * picks another function): the user passes what the exported function took. */
-  const shloc_jax_export *je = !st && !o->entry ? shloc_module_jax_export(m) : NULL;
-  cli_jax_layout jl = {.n_platform = 0};
-  int64_t platform = 0;
-  if (je) st = cli_jax_plan(je, f, &jl);
-  if (!st) st = check_signature(f, je != NULL);
-  uint32_t n_user_in = 0, n_user_out = 0; /* what the user passes and gets */
-  if (!st) {
-    n_in = ft->n_in;
-    n_out = ft->n_out;
-    n_user_in = je ? (uint32_t)je->n_in : n_in;
-    n_user_out = je ? (uint32_t)je->n_out : n_out;
-    shl_str name = je ? str_of(je->function_name) : func_sym_name(f);
-    const char *what = je ? "the exported function " : "@";
-    if ((uint32_t)o->inputs.n != n_user_in)
-      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s%.*s takes %u argument%s, got %d --input file%s", what,
-                    (int)name.n, name.p, n_user_in, n_user_in == 1 ? "" : "s", o->inputs.n, o->inputs.n == 1 ? "" : "s");
-    else if (o->outputs.n && (uint32_t)o->outputs.n != n_user_out)
-      st = st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "%s%.*s returns %u result%s, got %d -o file%s", what, (int)name.n,
-                    name.p, n_user_out, n_user_out == 1 ? "" : "s", o->outputs.n, o->outputs.n == 1 ? "" : "s");
-  }
-  if (!st) {
-    ins = calloc(n_user_in + 1, sizeof *ins);
-    bufs = calloc(n_in + 1, sizeof *bufs);
-    args = calloc(n_in + 1, sizeof *args);
-    res = calloc(n_out + 1, sizeof *res);
-    types = calloc(n_in + 1, sizeof *types);
-    if (!ins || !bufs || !args || !res || !types) st = st_oom();
-  }
-  if (!st && je) st = load_jax_inputs(o, je, &jl, f, ins, &loaded, bufs, args, types, &platform);
-  for (; !st && !je && loaded < n_in; loaded++) {
-    const shl_type *t;
-    st = load_input(o->inputs.v[loaded], loaded, ft->in[loaded], &ins[loaded], &types[loaded], &t);
-    if (st) break;
-    buf_init(&bufs[loaded], t, ins[loaded].data);
-    args[loaded] = &bufs[loaded];
+      st = shloc_status_error(SHLOC_ERR_NOT_FOUND, NULL, 0, 0,
+                              "%s: no entry function: expected @main or exactly one function (use --entry)", o->path);
   }
   if (!st) st = build_registry(o, &reg);
-  if (!st) st = executable_create(m, f, &(exec_config){.registry = reg}, &x);
-  if (!st) { /* refine and plan for the inputs' shapes before timing (nothing for static functions) */
-    const shl_type *const *out;
-    st = executable_result_types(x, args, &out);
-  }
   if (!st) {
-    st = run_repeated(o, x, args, res, n_out);
-    ran = !st;
+    /* An envelope's @main follows JAX's calling convention (unless --entry
+     * picks another function): the user passes what the exported function took. */
+    shloc_npy_run run = {
+        .inputs = o->inputs.v,
+        .n_inputs = (size_t)o->inputs.n,
+        .outputs = o->outputs.v,
+        .n_outputs = (size_t)o->outputs.n,
+        .jax_convention = !o->entry,
+        .repeat = o->repeat,
+        .fresh_outputs = o->fresh,
+        .print = o->print || (!o->outputs.n && !o->time) ? print_result : NULL,
+        .run_ms = ms,
+    };
+    st = shloc_npy_run_func(m, f, reg, &run);
   }
-  if (!st) st = emit_results(o, ft, res, jl.n_tokens);
+  if (!st && o->time) print_times(ms, o->repeat);
   if (st) report(st, text, len);
-  if (ran) free_results(res, n_out);
-  for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);
-  free(ins);
-  free(types);
-  free(bufs);
-  free(args);
-  free(res);
-  executable_destroy(x); /* call sites go before their registry */
-  ffi_registry_destroy(reg);
+  shloc_ffi_registry_destroy(reg);
   shloc_module_destroy(m);
+  free(ms);
   return st ? 1 : 0;
 }
 
@@ -446,17 +218,16 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "shloc run: missing FILE (see shloc run --help)\n");
     ok = false;
   }
-  char *text = NULL;
-  size_t len = 0;
+  cli_input in;
   if (ok) {
     rc = 1;
-    if (cli_read_file(o.path, &text, &len)) {
+    if (cli_input_open(o.path, &in)) {
       shloc_context *ctx = shloc_context_create();
-      rc = ctx ? run_module(&o, ctx, text, len) : 1;
+      rc = ctx ? run_module(&o, ctx, in.text, in.len) : 1;
       shloc_context_destroy(ctx);
+      cli_input_close(&in);
     }
   }
-  free(text);
   free(o.inputs.v);
   free(o.outputs.v);
   free(o.ffi.v);

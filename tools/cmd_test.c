@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "exec/exec.h"
+#include "shloc/executable.h"
 
 typedef struct {
   size_t passed, failed, nocheck;
@@ -23,32 +23,29 @@ static void print_stdout(void *user, const char *text, size_t len) {
 }
 
 /* Runs function f of m; *checks receives how many checks ran. */
-static shloc_status run_func(shloc_module *m, const shl_op *f, const char *probe_dir, uint64_t *checks) {
+static shloc_status run_func(shloc_module *m, const shloc_func *f, const char *probe_dir, uint64_t *checks) {
   *checks = 0;
-  if (func_type(f)->n_in)
-    return op_error(f, SHLOC_ERR_INVALID_ARG, "entry function takes arguments; shloc test runs functions without arguments");
+  if (shloc_func_num_args(f))
+    return shloc_func_error(f, SHLOC_ERR_INVALID_ARG,
+                            "entry function takes arguments; shloc test runs functions without arguments");
   shloc_executable *x = NULL;
-  shloc_status st = executable_create(m, f, &(exec_config){.print = print_stdout, .probe_dir = probe_dir}, &x);
+  shloc_executable_options opts = {.print = print_stdout, .probe_dir = probe_dir};
+  shloc_status st = shloc_executable_create_func(m, f, &opts, &x);
   if (!st) {
-    const shl_type *ft = func_type(f);
-    shl_buf *res = calloc(ft->n_out + 1, sizeof *res);
-    if (!res) st = st_oom();
+    size_t n_out = shloc_func_num_results(f);
+    shloc_tensor *res = calloc(n_out + 1, sizeof *res);
+    if (!res) st = shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory");
     else {
       fflush(stdout);
-      st = executable_run(x, NULL, res);
+      st = shloc_executable_run(x, NULL, 0, res, n_out);
       if (!st)
-        for (uint32_t i = 0; i < ft->n_out; i++) free(res[i].data);
+        for (size_t i = 0; i < n_out; i++) free(res[i].data);
       free(res);
     }
-    *checks = executable_checks_run(x);
+    *checks = shloc_executable_checks_run(x);
   }
-  executable_destroy(x);
+  shloc_executable_destroy(x);
   return st;
-}
-
-static bool is_private(const shl_op *f) {
-  const shl_attr *vis = op_attr(f, "sym_visibility");
-  return vis && vis->kind == AT_STRING && str_eq_c(vis->u.str, "private");
 }
 
 /* Prints one test's outcome and counts it. */
@@ -76,31 +73,31 @@ static void test_chunk(shloc_context *ctx, const char *path, const cli_chunk *c,
   uint64_t checks = 0;
   shloc_status st = shloc_module_parse(ctx, path, c->text, c->len, c->first_line, &m);
   if (!st) st = shloc_module_verify(m);
-  const shl_op *f = NULL;
-  if (!st && (f = cli_entry_func(m, NULL)) != NULL) st = run_func(m, f, probe_dir, &checks);
+  const shloc_func *f = NULL;
+  if (!st && (f = shloc_module_entry(m, NULL)) != NULL) st = run_func(m, f, probe_dir, &checks);
   if (st || f) {
     report(n, quiet, path, chunk_label, st, checks, text, len);
     shloc_module_destroy(m);
     return;
   }
   size_t ran = 0;
-  for (const shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) {
-    if (!op_is(op, OP_FUNC) || is_private(op) || func_type(op)->n_in) continue;
+  for (const shloc_func *fn = shloc_module_next_func(m, NULL); fn; fn = shloc_module_next_func(m, fn)) {
+    if (shloc_func_is_private(fn) || shloc_func_num_args(fn)) continue;
     char label[256];
-    shl_str name = func_sym_name(op);
-    snprintf(label, sizeof label, ":@%.*s%s", (int)name.n, name.p, chunk_label);
-    st = run_func(m, op, probe_dir, &checks);
+    size_t name_len;
+    const char *name = shloc_func_name(fn, &name_len);
+    snprintf(label, sizeof label, ":@%.*s%s", (int)name_len, name, chunk_label);
+    st = run_func(m, fn, probe_dir, &checks);
     report(n, quiet, path, label, st, checks, text, len);
     ran++;
   }
-  bool any_func = false;
-  for (const shl_op *op = m->top->regions[0].blocks[0]->first; op; op = op->next) any_func |= op_is(op, OP_FUNC);
-  if (!any_func) /* a module without functions runs nothing, as in the reference interpreter */
+  if (!shloc_module_next_func(m, NULL)) /* a module without functions runs nothing, as in the reference interpreter */
     report(n, quiet, path, chunk_label, NULL, 0, text, len);
   else if (!ran)
     report(n, quiet, path, chunk_label,
-           st_error(SHLOC_ERR_NOT_FOUND, &(shl_srcpos){path, c->first_line, 1}, NULL,
-                    "no entry function: expected @main, exactly one function, or public functions without arguments"),
+           shloc_status_error(SHLOC_ERR_NOT_FOUND, path, c->first_line, 1,
+                              "no entry function: expected @main, exactly one function, or public functions without "
+                              "arguments"),
            0, text, len);
   shloc_module_destroy(m);
 }
@@ -140,12 +137,13 @@ int cmd_test(int argc, char **argv) {
   for (size_t i = 0; i < paths.n; i++) {
     const char *path = paths.v[i];
     if (tty) fprintf(stderr, "\r[%zu/%zu] %zu failed ", i + 1, paths.n, n.failed);
-    char *text;
-    size_t len;
-    if (!cli_read_file(path, &text, &len)) {
+    cli_input in;
+    if (!cli_input_open(path, &in)) {
       n.failed++;
       continue;
     }
+    const char *text = in.text;
+    size_t len = in.len;
     if (tty) fprintf(stderr, "\r\033[K");
     cli_chunk *chunks;
     size_t nc = cli_split(text, len, split, &chunks);
@@ -155,7 +153,7 @@ int cmd_test(int argc, char **argv) {
       test_chunk(ctx, path, &chunks[c], label, text, len, quiet, probe_dir, &n);
     }
     free(chunks);
-    free(text);
+    cli_input_close(&in);
   }
   if (tty) fprintf(stderr, "\r\033[K");
   printf("%zu passed, %zu failed, %zu without checks\n", n.passed, n.failed, n.nocheck);

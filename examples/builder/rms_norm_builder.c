@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "shloc/builder.h"
+#include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
 
 #define ROWS 4

@@ -5,17 +5,12 @@
 #ifndef SHLOC_COMPILE_H
 #define SHLOC_COMPILE_H
 
+#include "shloc/lower.h"
 #include "shloc/shloc.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* `--ffi TARGET=SYMBOL`: the handler symbol implementing a custom call. */
-typedef struct {
-  const char *target;
-  const char *symbol;
-} shloc_ffi_binding;
 
 typedef struct {
   const char *source;      /* the input file, named in comments and check messages */
@@ -23,7 +18,7 @@ typedef struct {
   const char *guard;       /* the header's include guard (a C identifier) */
   const char *entry;       /* with main(): the function it runs, "" = @main or the only public
                               function; NULL = no main() (an object, not an executable) */
-  const shloc_ffi_binding *ffi; /* custom-call handler symbols (targets without one: their sanitized name) */
+  const shloc_shim_binding *ffi; /* custom-call handler symbols (targets without one: their sanitized name) */
   size_t n_ffi;
 } shloc_compile_options;
 

@@ -91,6 +91,21 @@ SHLOC_API void shloc_jax_export_free(shloc_jax_export *e);
 SHLOC_API size_t shloc_jax_export_num_platform_args(const shloc_jax_export *e);
 SHLOC_API size_t shloc_jax_export_num_token_args(const shloc_jax_export *e);
 
+/* How a function (the module's @main) takes the exported function's
+ * arguments: [platform index] [one token per ordered effect] [kept arrays];
+ * results: [one token per ordered effect] [arrays]. */
+typedef struct {
+  uint32_t n_platform, n_tokens, n_kept;
+  /* Index of "cpu" among the platforms (0 when the platform check is
+   * disabled, as JAX then runs branch 0), or -1. */
+  int platform_index;
+} shloc_jax_layout;
+/* Fills *out and checks `main_fn` against it: argument and result counts,
+ * an i32/i64 scalar platform index, tokens where the effects go.  An error
+ * is located at the function. */
+SHLOC_API shloc_status shloc_jax_export_layout(const shloc_jax_export *e, const shloc_func *main_fn,
+                                               shloc_jax_layout *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -519,31 +519,39 @@ enum { XLA_FFI_Metadata_Extension_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_M
 
 /* ---- the API table: one function pointer per slot, in this order ---- */
 
+/* A slot named like its function type.  C++ spells the type with :: because
+ * a member may not change the meaning of a name used earlier in its class. */
+#ifdef __cplusplus
+#define SHLOC_FFI_API_FIELD(fn_type) ::fn_type *fn_type
+#else
+#define SHLOC_FFI_API_FIELD(fn_type) fn_type *fn_type
+#endif
+
 struct XLA_FFI_Api {
   size_t struct_size;
   XLA_FFI_Extension_Base *extension_start;
   XLA_FFI_Api_Version api_version;
   XLA_FFI_InternalApi *internal_api; /* NULL under shloc */
 
-  XLA_FFI_Error_Create *XLA_FFI_Error_Create;
-  XLA_FFI_Error_GetMessage *XLA_FFI_Error_GetMessage;
-  XLA_FFI_Error_Destroy *XLA_FFI_Error_Destroy;
-  XLA_FFI_Handler_Register *XLA_FFI_Handler_Register;
-  XLA_FFI_Stream_Get *XLA_FFI_Stream_Get;
-  XLA_FFI_Type_Register *XLA_FFI_Type_Register;
-  XLA_FFI_ExecutionContext_Get *XLA_FFI_ExecutionContext_Get;
-  XLA_FFI_State_Set *XLA_FFI_State_Set;
-  XLA_FFI_State_Get *XLA_FFI_State_Get;
-  XLA_FFI_DeviceMemory_Allocate *XLA_FFI_DeviceMemory_Allocate;
-  XLA_FFI_DeviceMemory_Free *XLA_FFI_DeviceMemory_Free;
-  XLA_FFI_ThreadPool_Schedule *XLA_FFI_ThreadPool_Schedule;
-  XLA_FFI_ThreadPool_NumThreads *XLA_FFI_ThreadPool_NumThreads;
-  XLA_FFI_Future_Create *XLA_FFI_Future_Create;
-  XLA_FFI_Future_SetAvailable *XLA_FFI_Future_SetAvailable;
-  XLA_FFI_Future_SetError *XLA_FFI_Future_SetError;
-  XLA_FFI_RunId_Get *XLA_FFI_RunId_Get;
-  XLA_FFI_DeviceOrdinal_Get *XLA_FFI_DeviceOrdinal_Get;
-  XLA_FFI_Error_GetCode *XLA_FFI_Error_GetCode; /* 0.5 */
+  SHLOC_FFI_API_FIELD(XLA_FFI_Error_Create);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Error_GetMessage);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Error_Destroy);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Handler_Register);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Stream_Get);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Type_Register);
+  SHLOC_FFI_API_FIELD(XLA_FFI_ExecutionContext_Get);
+  SHLOC_FFI_API_FIELD(XLA_FFI_State_Set);
+  SHLOC_FFI_API_FIELD(XLA_FFI_State_Get);
+  SHLOC_FFI_API_FIELD(XLA_FFI_DeviceMemory_Allocate);
+  SHLOC_FFI_API_FIELD(XLA_FFI_DeviceMemory_Free);
+  SHLOC_FFI_API_FIELD(XLA_FFI_ThreadPool_Schedule);
+  SHLOC_FFI_API_FIELD(XLA_FFI_ThreadPool_NumThreads);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Future_Create);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Future_SetAvailable);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Future_SetError);
+  SHLOC_FFI_API_FIELD(XLA_FFI_RunId_Get);
+  SHLOC_FFI_API_FIELD(XLA_FFI_DeviceOrdinal_Get);
+  SHLOC_FFI_API_FIELD(XLA_FFI_Error_GetCode); /* 0.5 */
 };
 enum { XLA_FFI_Api_STRUCT_SIZE = SHLOC_FFI_SIZE_THROUGH(XLA_FFI_Api, XLA_FFI_Error_GetCode) };
 

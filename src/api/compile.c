@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "codegen/aot_c.h"
-#include "codegen/shim.h"
 #include "passes/lower_custom_calls.h"
 #include "passes/lower_linalg.h"
 
@@ -80,13 +79,8 @@ shloc_status shloc_compile_sources(shloc_module *m, const shloc_compile_options 
   pass_lower_linalg_options lo = {prefix};
   if (!st) st = pass_lower_linalg_with(m, &lo, &out->mlir, &len);
   if (!st && has_custom_calls(m)) {
-    shim_binding *b = calloc(o->n_ffi + 1, sizeof *b);
-    if (!b) st = st_oom();
-    for (size_t i = 0; b && i < o->n_ffi; i++) b[i] = (shim_binding){o->ffi[i].target, o->ffi[i].symbol};
     const char *base = strrchr(source, '/');
-    shim_options so = {b, o->n_ffi, base ? base + 1 : source};
-    if (!st) st = shim_emit(m, &so, &out->shim, &len);
-    free(b);
+    st = shloc_shim_generate(m, o->ffi, o->n_ffi, base ? base + 1 : source, &out->shim, &len);
   }
   free(c_module);
   free(prefix);

@@ -4,7 +4,7 @@
 
 #include "exec/exec.h"
 #include "ffi/ffi.h"
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 
 /* The public description of a signature type; false when the type has none
  * (tuples, element types outside XLA's numbering).  '?' dimensions read as
@@ -45,7 +45,21 @@ shloc_status shloc_executable_create(shloc_module *m, const char *func, shloc_ff
   return executable_create(m, f, &cfg, out);
 }
 
+shloc_status shloc_executable_create_func(shloc_module *m, const shloc_func *f, const shloc_executable_options *opts,
+                                          shloc_executable **out) {
+  *out = NULL;
+  exec_config cfg = {0};
+  if (opts)
+    cfg = (exec_config){.registry = (ffi_registry *)opts->registry,
+                        .probe_dir = opts->probe_dir,
+                        .print = opts->print,
+                        .print_user = opts->print_user};
+  return executable_create(m, (const shl_op *)f, &cfg, out); /* a shloc_func is its func.func op */
+}
+
 void shloc_executable_destroy(shloc_executable *x) { executable_destroy(x); }
+
+uint64_t shloc_executable_checks_run(const shloc_executable *x) { return executable_checks_run(x); }
 
 size_t shloc_executable_num_args(const shloc_executable *x) { return func_type(executable_func(x))->n_in; }
 size_t shloc_executable_num_results(const shloc_executable *x) { return func_type(executable_func(x))->n_out; }

@@ -166,7 +166,7 @@ static void emit_header(shl_printer *pr, const shloc_module *m, const aot_c_opti
 
 /* ---- entry points ---- */
 
-static void descriptor_type(shl_printer *pr, int rank) { pr_printf(pr, "shloc_md%d", rank); }
+static void descriptor_type(shl_printer *pr, int rank) { pr_printf(pr, "aot_md%d", rank); }
 
 static void descriptor_init(shl_printer *pr, const shl_type *t, const char *var, const char *ptr, uint32_t i) {
   pr_puts(pr, "  ");
@@ -208,16 +208,17 @@ static void entry_body(shl_printer *pr, const aot_c_options *o, const shl_op *f)
 }
 
 /* The executable's main(): fixed text over the tables emitted before it
- * (shloc_n_args, shloc_arg_types, shloc_n_res, shloc_res_types,
- * shloc_res_bytes, shloc_source, shloc_call). */
+ * (aot_n_args, aot_arg_types, aot_n_res, aot_res_types, aot_res_bytes,
+ * aot_source, aot_call).  Generated names start with aot_, never with the
+ * library's shloc_. */
 static const char driver_main[] =
     "\n"
-    "static int shloc_cmp_double(const void *a, const void *b) {\n"
+    "static int aot_cmp_double(const void *a, const void *b) {\n"
     "  double x = *(const double *)a, y = *(const double *)b;\n"
     "  return (x > y) - (x < y);\n"
     "}\n"
     "\n"
-    "static int shloc_fail(shloc_status st) {\n"
+    "static int aot_fail(shloc_status st) {\n"
     "  char *msg = shloc_status_render(st, NULL, 0);\n"
     "  fprintf(stderr, \"%s\\n\", msg ? msg : shloc_status_message(st));\n"
     "  free(msg);\n"
@@ -226,14 +227,14 @@ static const char driver_main[] =
     "}\n"
     "\n"
     "int main(int argc, char **argv) {\n"
-    "  const char *inputs[shloc_n_args + 1], *outdir = NULL;\n"
+    "  const char *inputs[aot_n_args + 1], *outdir = NULL;\n"
     "  int n_inputs = 0, print = 0, quiet = 0, time_it = 0;\n"
     "  long repeat = 1;\n"
     "  for (int i = 1; i < argc; i++) {\n"
     "    const char *a = argv[i];\n"
     "    if ((!strcmp(a, \"--input\") || !strcmp(a, \"-i\")) && i + 1 < argc) {\n"
-    "      if (n_inputs == shloc_n_args) {\n"
-    "        fprintf(stderr, \"%s: expected %d input(s)\\n\", argv[0], shloc_n_args);\n"
+    "      if (n_inputs == aot_n_args) {\n"
+    "        fprintf(stderr, \"%s: expected %d input(s)\\n\", argv[0], aot_n_args);\n"
     "        return 2;\n"
     "      }\n"
     "      inputs[n_inputs++] = argv[++i];\n"
@@ -257,21 +258,21 @@ static const char driver_main[] =
     "              \"Runs @%s of %s (compiled by shloc compile): one --input per argument;\\n\"\n"
     "              \"-o DIR writes DIR/result<i>.npy; results are printed without -o (--print: also\\n\"\n"
     "              \"with it, --quiet: never).  Exit 0 when every check passed, 1 when one failed.\\n\",\n"
-    "              argv[0], shloc_entry, shloc_source);\n"
+    "              argv[0], aot_entry, aot_source);\n"
     "      return strcmp(a, \"--help\") ? 2 : 0;\n"
     "    }\n"
     "  }\n"
-    "  if (n_inputs != shloc_n_args) {\n"
-    "    fprintf(stderr, \"%s: expected %d input(s) (--input FILE.npy), got %d\\n\", argv[0], shloc_n_args, n_inputs);\n"
+    "  if (n_inputs != aot_n_args) {\n"
+    "    fprintf(stderr, \"%s: expected %d input(s) (--input FILE.npy), got %d\\n\", argv[0], aot_n_args, n_inputs);\n"
     "    return 2;\n"
     "  }\n"
-    "  void *in[shloc_n_args + 1], *out[shloc_n_res + 1];\n"
-    "  for (int i = 0; i < shloc_n_args; i++) {\n"
-    "    shloc_status st = shloc_aot_read_npy(inputs[i], shloc_arg_types[i], (uint32_t)i, &in[i]);\n"
-    "    if (st) return shloc_fail(st);\n"
+    "  void *in[aot_n_args + 1], *out[aot_n_res + 1];\n"
+    "  for (int i = 0; i < aot_n_args; i++) {\n"
+    "    shloc_status st = shloc_aot_read_npy(inputs[i], aot_arg_types[i], (uint32_t)i, &in[i]);\n"
+    "    if (st) return aot_fail(st);\n"
     "  }\n"
-    "  for (int i = 0; i < shloc_n_res; i++) {\n"
-    "    out[i] = malloc(shloc_res_bytes[i] ? shloc_res_bytes[i] : 1);\n"
+    "  for (int i = 0; i < aot_n_res; i++) {\n"
+    "    out[i] = malloc(aot_res_bytes[i] ? aot_res_bytes[i] : 1);\n"
     "    if (!out[i]) {\n"
     "      fprintf(stderr, \"%s: out of memory for result #%d\\n\", argv[0], i);\n"
     "      return 2;\n"
@@ -282,36 +283,36 @@ static const char driver_main[] =
     "  for (long r = 0; r < repeat; r++) {\n"
     "    struct timespec t0, t1;\n"
     "    clock_gettime(CLOCK_MONOTONIC, &t0);\n"
-    "    shloc_call(in, out);\n"
+    "    aot_call(in, out);\n"
     "    clock_gettime(CLOCK_MONOTONIC, &t1);\n"
     "    ms[r] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;\n"
     "  }\n"
     "  if (time_it) {\n"
-    "    qsort(ms, (size_t)repeat, sizeof *ms, shloc_cmp_double);\n"
+    "    qsort(ms, (size_t)repeat, sizeof *ms, aot_cmp_double);\n"
     "    fprintf(stderr, \"%s: %ld run%s, median %.3f ms, min %.3f ms\\n\", argv[0], repeat, repeat == 1 ? \"\" : \"s\",\n"
     "            ms[repeat / 2], ms[0]);\n"
     "  }\n"
     "  free(ms);\n"
-    "  for (int i = 0; i < shloc_n_res; i++) {\n"
+    "  for (int i = 0; i < aot_n_res; i++) {\n"
     "    if (outdir) {\n"
     "      char path[4096];\n"
     "      snprintf(path, sizeof path, \"%s/result%d.npy\", outdir, i);\n"
-    "      shloc_status st = shloc_aot_write_npy(path, shloc_res_types[i], out[i]);\n"
-    "      if (st) return shloc_fail(st);\n"
+    "      shloc_status st = shloc_aot_write_npy(path, aot_res_types[i], out[i]);\n"
+    "      if (st) return aot_fail(st);\n"
     "    }\n"
     "    if (!quiet && (print || !outdir)) {\n"
     "      char *text = NULL;\n"
-    "      shloc_status st = shloc_aot_format(shloc_res_types[i], out[i], &text);\n"
-    "      if (st) return shloc_fail(st);\n"
+    "      shloc_status st = shloc_aot_format(aot_res_types[i], out[i], &text);\n"
+    "      if (st) return aot_fail(st);\n"
     "      puts(text);\n"
     "      free(text);\n"
     "    }\n"
     "  }\n"
-    "  for (int i = 0; i < shloc_n_args; i++) free(in[i]);\n"
-    "  for (int i = 0; i < shloc_n_res; i++) free(out[i]);\n"
+    "  for (int i = 0; i < aot_n_args; i++) free(in[i]);\n"
+    "  for (int i = 0; i < aot_n_res; i++) free(out[i]);\n"
     "  uint64_t failed = shloc_aot_checks_failed();\n"
     "  if (!failed) return 0;\n"
-    "  shloc_fail(shloc_aot_check_first_failure(shloc_source));\n"
+    "  aot_fail(shloc_aot_check_first_failure(aot_source));\n"
     "  fprintf(stderr, \"%s: %llu of %llu checks failed\\n\", argv[0], (unsigned long long)failed,\n"
     "          (unsigned long long)shloc_aot_checks_run());\n"
     "  return 1;\n"
@@ -338,23 +339,23 @@ static void type_string(shl_printer *pr, const shl_type *t) {
 static void emit_driver(shl_printer *pr, const aot_c_options *o, const shl_op *f) {
   const shl_type *ft = func_type(f);
   shl_str name = func_sym_name(f);
-  pr_printf(pr, "\nenum { shloc_n_args = %u, shloc_n_res = %u };\nstatic const char *const shloc_arg_types[] = {",
+  pr_printf(pr, "\nenum { aot_n_args = %u, aot_n_res = %u };\nstatic const char *const aot_arg_types[] = {",
             (unsigned)ft->n_in, (unsigned)ft->n_out);
   for (uint32_t i = 0; i < ft->n_in; i++) {
     type_string(pr, ft->in[i]);
     pr_puts(pr, ", ");
   }
-  pr_puts(pr, "NULL};\nstatic const char *const shloc_res_types[] = {");
+  pr_puts(pr, "NULL};\nstatic const char *const aot_res_types[] = {");
   for (uint32_t i = 0; i < ft->n_out; i++) {
     type_string(pr, ft->out[i]);
     pr_puts(pr, ", ");
   }
-  pr_puts(pr, "NULL};\nstatic const size_t shloc_res_bytes[] = {");
+  pr_puts(pr, "NULL};\nstatic const size_t aot_res_bytes[] = {");
   for (uint32_t i = 0; i < ft->n_out; i++) pr_printf(pr, "%lldu, ", (long long)type_num_bytes(ft->out[i]));
-  pr_puts(pr, "0};\nstatic const char shloc_source[] = ");
+  pr_puts(pr, "0};\nstatic const char aot_source[] = ");
   c_string(pr, o->source);
-  pr_printf(pr, ";\nstatic const char shloc_entry[] = \"%.*s\";\n\n", (int)name.n, name.p);
-  pr_puts(pr, "static void shloc_call(void *const *in, void *const *out) {\n  (void)in;\n  (void)out;\n  ");
+  pr_printf(pr, ";\nstatic const char aot_entry[] = \"%.*s\";\n\n", (int)name.n, name.p);
+  pr_puts(pr, "static void aot_call(void *const *in, void *const *out) {\n  (void)in;\n  (void)out;\n  ");
   pr_printf(pr, "%s_%.*s(", o->c_module, (int)name.n, name.p);
   for (uint32_t i = 0; i < ft->n_in; i++) pr_printf(pr, "%sin[%u]", i ? ", " : "", (unsigned)i);
   for (uint32_t i = 0; i < ft->n_out; i++) pr_printf(pr, "%sout[%u]", i || ft->n_in ? ", " : "", (unsigned)i);
@@ -379,7 +380,7 @@ static void emit_source(shl_printer *pr, const shloc_module *m, const aot_c_opti
     if (!ranks[r]) continue;
     pr_printf(pr, "typedef struct {\n  void *allocated, *aligned;\n  int64_t offset;\n");
     if (r) pr_printf(pr, "  int64_t sizes[%d], strides[%d];\n", r, r);
-    pr_printf(pr, "} shloc_md%d;\n", r);
+    pr_printf(pr, "} aot_md%d;\n", r);
   }
   for (const shl_op *f = top_block(m)->first; f; f = f->next) {
     if (!is_public_def(f)) continue;

@@ -21,12 +21,10 @@
 #define SHLOC_CODEGEN_SHIM_H
 
 #include "ir/ir.h"
+#include "shloc/lower.h"
 
 /* `--ffi TARGET=SYMBOL`: the C function implementing TARGET. */
-typedef struct {
-  const char *target;
-  const char *symbol;
-} shim_binding;
+typedef shloc_shim_binding shim_binding;
 
 typedef struct {
   const shim_binding *ffi; /* targets without a binding use their sanitized name */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "targets/jax/annotations.h"
 #include "text/print_value.h"
 
 typedef struct {
@@ -281,13 +282,36 @@ static shl_status lower_call(lcc_state *s, shl_op *op) {
   return NULL;
 }
 
+/* JAX's annotation targets mean nothing outside XLA: an identity whose
+ * results have its operands' types (Sharding, SPMD*ShapeWithAnnotations on one
+ * device, ...) is dropped and its uses take its operands; dce_sink is dropped. */
+static bool drop_annotation(shl_op *op, shl_str target) {
+  jax_target_kind kind;
+  if (!jax_target_lookup(target, &kind)) return false;
+  if (kind == JAXT_SINK && op->n_results == 0) return true;
+  return jax_target_forwards(op, kind);
+}
+
+/* A dropped annotation's result is its operand (the op stays allocated in the
+ * arena, so its operand list can still be read); chains resolve in turn. */
+static shl_value *forwarded(shl_value *v) {
+  while (v->def && v->def->block == NULL && op_is(v->def, OP_CUSTOM_CALL)) v = v->def->operands[v->index];
+  return v;
+}
+
 static shl_status walk_region(lcc_state *s, shl_region *r) {
   for (uint32_t bi = 0; bi < r->n_blocks; bi++) {
     shl_op *next;
     for (shl_op *op = r->blocks[bi]->first; op; op = next) {
       next = op->next;
+      for (uint32_t i = 0; i < op->n_operands; i++) op->operands[i] = forwarded(op->operands[i]);
       if (op_is(op, OP_CUSTOM_CALL)) {
-        ST_TRY(lower_call(s, op));
+        const shl_attr *ta = op_attr(op, "call_target_name");
+        shl_str target = ta && ta->kind == AT_STRING ? ta->u.str : (shl_str){"", 0};
+        if (selected(s, target) && drop_annotation(op, target))
+          block_remove(op->block, op);
+        else
+          ST_TRY(lower_call(s, op));
         continue;
       }
       if (op_is(op, OP_MODULE)) continue;

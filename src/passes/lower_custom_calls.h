@@ -30,6 +30,10 @@
  *    effects for MLIR, so no upstream pass reorders or removes the calls:
  *    has_side_effect calls keep their program order (and calls without it
  *    are kept too).
+ *  - JAX's annotation targets (src/targets/jax/annotations.h) are not calls:
+ *    a selected identity annotation whose results have its operands' types
+ *    (Sharding, SPMDFullToShardShape on one device, ...) is removed and its
+ *    uses take its operands; a selected dce_sink is removed.
  *  - Only ranked tensor operands and results can cross the boundary; a call
  *    with a token or tuple is an error (leave its target out of `targets`).
  *    Calls inside nested builtin.module ops are left alone. */

@@ -86,6 +86,24 @@ shloc_code shloc_status_code(shloc_status st) { return st ? st->code : SHLOC_OK;
 const char *shloc_status_message(shloc_status st) { return st ? st->message : ""; }
 const char *shloc_status_op(shloc_status st) { return st ? st->op : NULL; }
 
+shloc_status shloc_status_error(shloc_code code, const char *file, int line, int col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  shl_srcpos pos = {file, line, col};
+  shl_status st = st_verror(code, file || line || col ? &pos : NULL, NULL, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+shloc_status shloc_status_annotate(shloc_status st, const char *fmt, ...) {
+  char prefix[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(prefix, sizeof prefix, fmt, ap);
+  va_end(ap);
+  return st_annotate(st, "%s", prefix);
+}
+
 void shloc_status_location(shloc_status st, const char **file, int *line, int *col) {
   if (file) *file = st ? st->file : NULL;
   if (line) *line = st ? st->line : 0;

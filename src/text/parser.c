@@ -427,7 +427,12 @@ static shl_status finish_op(shl_parser *p, op_state *os, shl_block *b, const res
                     op->attrs[dup].name.p);
   op->regions = os->regions;
   op->n_regions = os->n_regions;
-  for (uint32_t i = 0; i < op->n_regions; i++) op->regions[i].parent = op;
+  /* The op state's region array may have moved while it grew: point every
+   * block at its final region. */
+  for (uint32_t i = 0; i < op->n_regions; i++) {
+    op->regions[i].parent = op;
+    for (uint32_t k = 0; k < op->regions[i].n_blocks; k++) op->regions[i].blocks[k]->region = &op->regions[i];
+  }
   op->pos = os->pos;
   ST_TRY(p_loc(p, &op->loc));
   uint32_t r = 0;

@@ -3,13 +3,6 @@
  * composite. */
 #include "pretty_util.h"
 
-/* Region structs live in the op state's growable array; after it is final,
- * point every block back at its region. */
-static void relink_regions(op_state *os) {
-  for (uint32_t r = 0; r < os->n_regions; r++)
-    for (uint32_t b = 0; b < os->regions[r].n_blocks; b++) os->regions[r].blocks[b]->region = &os->regions[r];
-}
-
 /* Grows an arena array of `sz`-byte items by doubling. */
 static void *grow(shl_parser *p, void *v, uint32_t n, uint32_t *cap, size_t sz) {
   if (n < *cap) return v;
@@ -238,7 +231,6 @@ shl_status parse_while(shl_parser *p, op_state *os) {
     ST_TRY(p_region(p, r, entry));
     p_scope_pop(p);
   }
-  relink_regions(os);
   return NULL;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <shloc/ffi_registry.h>
+#include <shloc/executable.h>
 #include <shloc/shloc.h>
 
 static const char program[] =

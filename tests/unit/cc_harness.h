@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ffi/ffi.h"
+#include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
 
 typedef struct {

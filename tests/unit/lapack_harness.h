@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
 
 #define LT_MAX_RANK 4

@@ -23,6 +23,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #include "ir/ir.h" /* attributes of built and reparsed ops, the module arena */
 #include "ok.h"
 #include "shloc/builder.h"
+#include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
 
 /* ---- helpers ---------------------------------------------------------- */

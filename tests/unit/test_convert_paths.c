@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 #include "ok.h"
 #include "support/scalar.h"

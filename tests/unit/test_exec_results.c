@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 #include "ok.h"
 

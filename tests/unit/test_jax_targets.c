@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "exec/plan.h"
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 #include "ok.h"
 #include "targets/jax/annotations.h"

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 
 /* ---- running a module through the public API ---- */

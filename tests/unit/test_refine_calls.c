@@ -12,7 +12,7 @@
 #include "exec/plan.h"
 #include "ok.h"
 #include "refine_util.h"
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 
 static const char two_calls[] =
     "func.func @main(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {\n"

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "ok.h"
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 
 /* Both programs take (%n: tensor<i64>, %a: f32 tensor of rank 2 and shape

@@ -15,7 +15,7 @@
 
 #include "exec/plan.h"
 #include "harness.h"
-#include "shloc/ffi_registry.h"
+#include "shloc/executable.h"
 #include "shloc/shloc.h"
 #include "ok.h"
 #include "print_ok.h"

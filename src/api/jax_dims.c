@@ -1,62 +1,20 @@
-/* The calling convention of a jax.export envelope's @main (see
- * include/shloc/jax_export.h) and JAX's symbolic dimensions, for
- * `shloc run` and `shloc inspect`. */
+/* JAX's symbolic dimensions and dtype names, to check .npy inputs against
+ * a jax.export envelope's avals (shloc_npy_run_func). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "ir/ir.h"
+#include "api/jax_dims.h"
 
-static bool is_index_scalar(const shl_type *t) {
-  return t->kind == TY_TENSOR && t->rank == 0 && (t->dtype == DT_I32 || t->dtype == DT_I64 || t->dtype == DT_SI32 ||
-                                                  t->dtype == DT_SI64 || t->dtype == DT_UI32 || t->dtype == DT_UI64);
-}
-
-shloc_status cli_jax_plan(const shloc_jax_export *e, const struct shl_op *main_fn, cli_jax_layout *out) {
-  const shl_type *ft = func_type(main_fn);
-  memset(out, 0, sizeof *out);
-  out->n_platform = (uint32_t)shloc_jax_export_num_platform_args(e);
-  out->n_tokens = (uint32_t)shloc_jax_export_num_token_args(e);
-  out->n_kept = (uint32_t)e->n_kept;
-  out->platform_index = -1;
-  for (size_t i = 0; i < e->n_platforms; i++)
-    if (strcmp(e->platforms[i], "cpu") == 0) out->platform_index = (int)i;
-  /* As JAX's call_exported: a disabled platform check runs branch 0. */
-  for (size_t i = 0; out->platform_index < 0 && i < e->n_disabled_checks; i++)
-    if (strcmp(e->disabled_checks[i], "platform") == 0) out->platform_index = 0;
-  uint32_t want_in = out->n_platform + out->n_tokens + out->n_kept, want_out = out->n_tokens + (uint32_t)e->n_out;
-  shl_str name = func_sym_name(main_fn);
-  if (ft->n_in != want_in || ft->n_out != want_out)
-    return op_error(main_fn, SHLOC_ERR_INVALID_ARG,
-                    "@%.*s takes %u arguments and returns %u results, but the envelope's calling convention "
-                    "(version %u: %u platform index, %u tokens, %u kept arrays; %u tokens, %zu results) needs %u and %u",
-                    (int)name.n, name.p, ft->n_in, ft->n_out, e->calling_convention_version, out->n_platform,
-                    out->n_tokens, out->n_kept, out->n_tokens, e->n_out, want_in, want_out);
-  if (out->n_platform && !is_index_scalar(ft->in[0]))
-    return op_error(main_fn, SHLOC_ERR_INVALID_ARG, "argument #0 of @%.*s should be the platform index (an i32 or i64 scalar)",
-                    (int)name.n, name.p);
-  for (uint32_t i = 0; i < out->n_tokens; i++) {
-    if (ft->in[out->n_platform + i]->kind != TY_TOKEN)
-      return op_error(main_fn, SHLOC_ERR_INVALID_ARG, "argument #%u of @%.*s should be the token of ordered effect %u",
-                      out->n_platform + i, (int)name.n, name.p, i);
-    if (ft->out[i]->kind != TY_TOKEN)
-      return op_error(main_fn, SHLOC_ERR_INVALID_ARG, "result #%u of @%.*s should be the token of ordered effect %u", i,
-                      (int)name.n, name.p, i);
-  }
-  return NULL;
-}
-
-/* ---- symbolic dimensions ------------------------------------------------
- * JAX writes each dimension with str(): an integer, a variable, or an
+/* JAX writes each dimension with str(): an integer, a variable, or an
  * expression over +, -, *, floordiv(), mod(), max(), min(), non_negative()
  * ("2*b + 1", "floordiv(b, 2)").  Variables written alone as a dimension are
  * bound from the input shapes; every dimension is then evaluated and compared. */
 
 typedef struct {
   const char *p, *end;
-  const cli_dimvars *vars;
+  const jax_dimvars *vars;
   bool ok;
   const char *unbound; /* first variable without a value */
   size_t unbound_len;
@@ -76,7 +34,7 @@ static bool eat(dim_parser *d, char c) {
 
 static long long dim_expr(dim_parser *d, int depth);
 
-static const long long *lookup(const cli_dimvars *v, const char *name, size_t n) {
+static const long long *lookup(const jax_dimvars *v, const char *name, size_t n) {
   for (size_t i = 0; i < v->n; i++)
     if (strlen(v->name[i]) == n && memcmp(v->name[i], name, n) == 0) return &v->value[i];
   return NULL;
@@ -154,8 +112,8 @@ static bool is_ident(const char *s) {
   return *s == 0;
 }
 
-shloc_status cli_dim_bind(const shloc_jax_aval *a, const int64_t *dims, int rank, cli_dimvars *vars) {
-  if ((size_t)rank != a->rank) return NULL; /* reported by cli_dim_check */
+shloc_status jax_dim_bind(const shloc_jax_aval *a, const int64_t *dims, int rank, jax_dimvars *vars) {
+  if ((size_t)rank != a->rank) return NULL; /* reported by jax_dim_check */
   for (size_t i = 0; i < a->rank; i++) {
     if (!is_ident(a->dims[i])) continue;
     const long long *v = lookup(vars, a->dims[i], strlen(a->dims[i]));
@@ -163,15 +121,15 @@ shloc_status cli_dim_bind(const shloc_jax_aval *a, const int64_t *dims, int rank
       return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "dimension variable '%s' is %lld here but %lld in an earlier input",
                       a->dims[i], (long long)dims[i], *v);
     if (v) continue;
-    if (vars->n == CLI_MAX_DIMVARS)
-      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "more than %d dimension variables", CLI_MAX_DIMVARS);
+    if (vars->n == JAX_MAX_DIMVARS)
+      return st_error(SHLOC_ERR_UNSUPPORTED, NULL, NULL, "more than %d dimension variables", JAX_MAX_DIMVARS);
     vars->name[vars->n] = a->dims[i];
     vars->value[vars->n++] = dims[i];
   }
   return NULL;
 }
 
-shloc_status cli_dim_check(const shloc_jax_aval *a, const int64_t *dims, int rank, const cli_dimvars *vars) {
+shloc_status jax_dim_check(const shloc_jax_aval *a, const int64_t *dims, int rank, const jax_dimvars *vars) {
   if ((size_t)rank != a->rank) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "rank %d, expected %zu", rank, a->rank);
   for (size_t i = 0; i < a->rank; i++) {
     dim_parser d = {a->dims[i], a->dims[i] + strlen(a->dims[i]), vars, true, NULL, 0};
@@ -192,7 +150,7 @@ shloc_status cli_dim_check(const shloc_jax_aval *a, const int64_t *dims, int ran
 
 /* bool -> i1, c64 -> complex<f32>, f8_e4m3fn -> f8E4M3FN, ...: the MLIR
  * element type of a schema dtype, or NULL for float0 and PRNG keys. */
-const char *cli_jax_mlir_dtype(const char *d) {
+const char *jax_mlir_dtype(const char *d) {
   static const char *const map[][2] = {
       {"bool", "i1"},          {"c64", "complex<f32>"},      {"c128", "complex<f64>"},     {"f8_e4m3b11fnuz", "f8E4M3B11FNUZ"},
       {"f8_e4m3fn", "f8E4M3FN"}, {"f8_e4m3fnuz", "f8E4M3FNUZ"}, {"f8_e5m2", "f8E5M2"},      {"f8_e5m2fnuz", "f8E5M2FNUZ"},
