@@ -1,8 +1,8 @@
 #!/bin/sh
 # shloc compile to executables and objects (README: "Compiling through
 # upstream MLIR"):
-#  1. tests/data/compile/dot_layouts.mlir (BLAS call-outs and the generic
-#     fallback) compiled to an executable, run on random .npy inputs, results
+#  1. tests/data/compile/dot_layouts.mlir (BLAS call-outs, with operand
+#     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
@@ -37,7 +37,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 1. dot_general layouts against numpy.
 "$SHLOC" compile "$DATA/dot_layouts.mlir" -o "$tmp/dot" --keep "$tmp/keep" $LINK || fail "compiling dot_layouts"
 n=$(grep -c "func.call @shloc_rt_gemm_" "$tmp/keep/lowered.mlir")
-[ "$n" = 8 ] || fail "dot_layouts: expected 8 BLAS calls, got $n"
+[ "$n" = 10 ] || fail "dot_layouts: expected 10 BLAS calls, got $n"
+n=$(grep -c "linalg.transpose" "$tmp/keep/lowered.mlir")
+[ "$n" = 3 ] || fail "dot_layouts: expected 3 operand transpositions, got $n"
 "$PY" - "$tmp" <<'PY' || fail "dot_layouts: results differ from numpy"
 import subprocess, sys, os, numpy as np
 tmp = sys.argv[1]
@@ -46,7 +48,8 @@ cases = [  # lhs, rhs, lhs/rhs batching, lhs/rhs contracting, dtype (as in dot_l
     ((4, 3), (5, 3), [], [], [1], [1], np.float64), ((2, 4, 3), (2, 3, 5), [0], [0], [2], [1], np.float32),
     ((2, 3, 4), (2, 5, 3), [0], [0], [1], [2], np.float64), ((3,), (3, 5), [], [], [0], [0], np.float32),
     ((2, 3, 2), (3, 2, 4), [], [], [1, 2], [0, 1], np.float32), ((4, 3), (3, 5), [], [], [], [], np.float32),
-    ((2, 3, 4), (3, 2, 5), [], [], [1], [0], np.float32)]
+    ((2, 3, 4), (3, 2, 5), [], [], [1], [0], np.float32),
+    ((4, 3, 2, 5), (4, 6, 2, 5), [0, 2], [0, 2], [3], [3], np.float32)]
 rng = np.random.default_rng(11)
 args, want = [], []
 for i, (ls, rs, lb, rb, lc, rc, dt) in enumerate(cases):
@@ -73,7 +76,7 @@ for i, w in enumerate(want):
     assert got.shape == w.shape, (i, got.shape, w.shape)
     err = np.max(np.abs(got - w) / (1 + np.abs(w))) if w.size else 0
     assert err <= tol, (i, err)
-print("ok: dot_layouts: 9 products equal numpy's (8 through BLAS)")
+print("ok: dot_layouts: 10 products through BLAS equal numpy's")
 PY
 
 # 1b. f32 tanh and expm1 are lowered as the interpreter computes them: bit

@@ -1,9 +1,10 @@
 // dot_general layouts compiled by `shloc compile` (tests/cli/compile_exe.sh, which
-// holds the same table of cases): BLAS call-outs for a plain, lhs-transposed,
-// rhs-transposed (f64), batched, batched-both-transposed (f64), vector-matrix,
-// two-contracting-dims and outer product; the last case interleaves free and
-// contracting dimensions and keeps the generic loop nest.
-func.func @main(%a0: tensor<4x3xf32>, %b0: tensor<3x5xf32>, %a1: tensor<3x4xf32>, %b1: tensor<3x5xf32>, %a2: tensor<4x3xf64>, %b2: tensor<5x3xf64>, %a3: tensor<2x4x3xf32>, %b3: tensor<2x3x5xf32>, %a4: tensor<2x3x4xf64>, %b4: tensor<2x5x3xf64>, %a5: tensor<3xf32>, %b5: tensor<3x5xf32>, %a6: tensor<2x3x2xf32>, %b6: tensor<3x2x4xf32>, %a7: tensor<4x3xf32>, %b7: tensor<3x5xf32>, %a8: tensor<2x3x4xf32>, %b8: tensor<3x2x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf64>, tensor<2x4x5xf32>, tensor<2x4x5xf64>, tensor<5xf32>, tensor<2x4xf32>, tensor<4x3x3x5xf32>, tensor<2x4x2x5xf32>) {
+// holds the same table of cases), all through BLAS call-outs: plain,
+// lhs-transposed, rhs-transposed (f64), batched, batched-both-transposed (f64),
+// vector-matrix, two contracting dims, outer product, and two layouts that need
+// their operands transposed first (interleaved free/contracting dimensions;
+// batch dimensions not leading, as in attention).
+func.func @main(%a0: tensor<4x3xf32>, %b0: tensor<3x5xf32>, %a1: tensor<3x4xf32>, %b1: tensor<3x5xf32>, %a2: tensor<4x3xf64>, %b2: tensor<5x3xf64>, %a3: tensor<2x4x3xf32>, %b3: tensor<2x3x5xf32>, %a4: tensor<2x3x4xf64>, %b4: tensor<2x5x3xf64>, %a5: tensor<3xf32>, %b5: tensor<3x5xf32>, %a6: tensor<2x3x2xf32>, %b6: tensor<3x2x4xf32>, %a7: tensor<4x3xf32>, %b7: tensor<3x5xf32>, %a8: tensor<2x3x4xf32>, %b8: tensor<3x2x5xf32>, %a9: tensor<4x3x2x5xf32>, %b9: tensor<4x6x2x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf64>, tensor<2x4x5xf32>, tensor<2x4x5xf64>, tensor<5xf32>, tensor<2x4xf32>, tensor<4x3x3x5xf32>, tensor<2x4x2x5xf32>, tensor<4x2x3x6xf32>) {
   %d0 = "stablehlo.dot_general"(%a0, %b0) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
   %d1 = "stablehlo.dot_general"(%a1, %b1) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<3x4xf32>, tensor<3x5xf32>) -> tensor<4x5xf32>
   %d2 = "stablehlo.dot_general"(%a2, %b2) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<4x3xf64>, tensor<5x3xf64>) -> tensor<4x5xf64>
@@ -13,5 +14,6 @@ func.func @main(%a0: tensor<4x3xf32>, %b0: tensor<3x5xf32>, %a1: tensor<3x4xf32>
   %d6 = "stablehlo.dot_general"(%a6, %b6) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1, 2], rhs_contracting_dimensions = [0, 1]>} : (tensor<2x3x2xf32>, tensor<3x2x4xf32>) -> tensor<2x4xf32>
   %d7 = "stablehlo.dot_general"(%a7, %b7) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [], rhs_contracting_dimensions = []>} : (tensor<4x3xf32>, tensor<3x5xf32>) -> tensor<4x3x3x5xf32>
   %d8 = "stablehlo.dot_general"(%a8, %b8) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x3x4xf32>, tensor<3x2x5xf32>) -> tensor<2x4x2x5xf32>
-  return %d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7, %d8 : tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf64>, tensor<2x4x5xf32>, tensor<2x4x5xf64>, tensor<5xf32>, tensor<2x4xf32>, tensor<4x3x3x5xf32>, tensor<2x4x2x5xf32>
+  %d9 = "stablehlo.dot_general"(%a9, %b9) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0, 2], rhs_batching_dimensions = [0, 2], lhs_contracting_dimensions = [3], rhs_contracting_dimensions = [3]>} : (tensor<4x3x2x5xf32>, tensor<4x6x2x5xf32>) -> tensor<4x2x3x6xf32>
+  return %d0, %d1, %d2, %d3, %d4, %d5, %d6, %d7, %d8, %d9 : tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf64>, tensor<2x4x5xf32>, tensor<2x4x5xf64>, tensor<5xf32>, tensor<2x4xf32>, tensor<4x3x3x5xf32>, tensor<2x4x2x5xf32>, tensor<4x2x3x6xf32>
 }
