@@ -1,9 +1,10 @@
 /* dot_general call-outs of compiled code (include/shloc/aot_runtime.h):
  * one ?gemm per batch through the interpreter's BLAS path
- * (src/exec/kernels/gemm.h: OpenBLAS opened on first use, large products
- * split across OpenMP threads).  Without a BLAS library, or for sizes
+ * (src/exec/kernels/gemm.h: OpenBLAS opened on first use; few large
+ * products split across OpenMP threads, many products one per thread).  Without a BLAS library, or for sizes
  * beyond BLAS's int, the product runs as a plain loop. */
 #include <limits.h>
+#include <omp.h>
 
 #include "aot/rt_memref.h"
 #include "exec/kernels/gemm.h"
@@ -43,9 +44,20 @@ static void run_gemm(ku_ck ck, size_t es, const shloc_aot_unranked *a, const shl
   if (fits && !st && m && n) {
     gemm_shape g = {ta, tb, m, n, k, ta ? (m > 1 ? m : 1) : (k > 1 ? k : 1), tb ? (k > 1 ? k : 1) : (n > 1 ? n : 1),
                     n > 1 ? n : 1};
-    for (int64_t i = 0; i < batch; i++)
-      gemm_call(ck, &g, (const char *)A.data + (size_t)(i * m * k) * es, (const char *)B.data + (size_t)(i * k * n) * es,
-                (char *)C.data + (size_t)(i * m * n) * es);
+    const char *pa = A.data, *pb = B.data;
+    char *pc = C.data;
+    if (batch < 4 * omp_get_max_threads()) {
+      /* Few products: each one split across the threads when large. */
+      for (int64_t i = 0; i < batch; i++)
+        gemm_call(ck, &g, pa + (size_t)(i * m * k) * es, pb + (size_t)(i * k * n) * es, pc + (size_t)(i * m * n) * es);
+    } else {
+      /* Many products (as the interpreter's dot kernel): one thread each. */
+      int saved = gemm_serial_begin();
+#pragma omp parallel for schedule(dynamic) if ((double)batch * m * n * k > 1e6)
+      for (int64_t i = 0; i < batch; i++)
+        gemm_one(ck, &g, pa + (size_t)(i * m * k) * es, pb + (size_t)(i * k * n) * es, pc + (size_t)(i * m * n) * es);
+      gemm_serial_end(saved);
+    }
   } else if (ck == CK_F32) {
     loop_gemm_float(A.data, B.data, C.data, batch, m, n, k, ta, tb);
   } else {
