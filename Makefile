@@ -36,11 +36,8 @@ test-asan:
 demo: deps build
 	@scripts/demo.sh $(SHLOC)
 
-# The dynamic stage reports without failing: 2 of its 321 programs (4 of 642 runs) give
-# dynamic_conv two window strides for one spatial dimension, which the spec and upstream's
-# own shape refinement reject (README, "Dynamic shapes"); every other stage must pass.
 conformance: build
-	@CONFORMANCE_DYNAMIC=report scripts/conformance.sh $(SHLOC) $(SHARED)/conformance
+	@scripts/conformance.sh $(SHLOC) $(SHARED)/conformance
 
 # Every static conformance program compiled by `shloc compile` into an
 # executable and run (README, "shloc compile"); two at a time, ~15 min; not

@@ -71,5 +71,6 @@ int cmd_test(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_serialize(int argc, char **argv);
 
 #endif

@@ -8,11 +8,13 @@
 #include "cli.h"
 #include "shloc/executable.h"
 #include "shloc/ffi_registry.h"
+#include "shloc/jax_export.h"
+#include "shloc/spmd.h"
 
 static const char usage_text[] =
     "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
     "                 [--ffi TARGET=LIB.so:SYMBOL ...] [--plugin LIB.so ...] [--repeat N] [--time]\n"
-    "                 [--fresh-outputs]\n"
+    "                 [--fresh-outputs] [--replicas R] [--partitions P] [--input-per-device]\n"
     "\n"
     "Parses and verifies FILE ('-' = stdin), then runs its entry function (--entry NAME;\n"
     "default @main, or the only function) once per --repeat.\n"
@@ -42,6 +44,17 @@ static const char usage_text[] =
     "  --fresh-outputs allocate the result buffers anew for every run (and free the\n"
     "                  previous run's), as a caller that keeps no buffers would; by\n"
     "                  default repeated runs write into the same result buffers\n"
+    "  --replicas R, --partitions P\n"
+    "                  run on R x P devices, one thread each (default: the module's\n"
+    "                  mhlo.num_replicas / mhlo.num_partitions; a module with more than\n"
+    "                  one device runs on them; a flag contradicting the module is an\n"
+    "                  error).  Every device gets the global inputs (shard_map bodies\n"
+    "                  take their tiles by their shardings); results must agree\n"
+    "  --input-per-device\n"
+    "                  inputs and outputs are per device: --input x.npy reads x.dev0.npy,\n"
+    "                  x.dev1.npy, ... (device K = replica * P + partition), each the\n"
+    "                  device's own value or its tile of the argument's sharding;\n"
+    "                  -o y.npy writes y.devK.npy, cut by the result's sharding\n"
     "\n"
     ".npy element types (NumPy descr; C order; little-endian, big-endian inputs are swapped):\n"
     "  i1 '|b1'   i8 '|i1'  i16 '<i2'  i32 '<i4'  i64 '<i8'   (si* the same)\n"
@@ -70,8 +83,9 @@ static bool list_add(arg_list *l, const char *s) {
 typedef struct {
   const char *path, *entry;
   arg_list inputs, outputs, ffi, plugins;
-  bool print, time, fresh;
+  bool print, time, fresh, per_device;
   long repeat;
+  long replicas, partitions; /* 0: the module's */
 } run_opts;
 
 /* Reports a status: MLIR-style when it points into the module, otherwise as
@@ -128,6 +142,18 @@ static void print_times(double *ms, long n) {
   fprintf(stderr, "shloc run: %ld run%s, median %.3f ms, min %.3f ms\n", n, n == 1 ? "" : "s", med, ms[0]);
 }
 
+/* A multi-device run (shloc/spmd.h) of function f. */
+static shloc_status run_spmd(const run_opts *o, shloc_module *m, const shloc_func *f, shloc_ffi_registry *reg) {
+  if (o->repeat > 1 || o->time || o->fresh)
+    return shloc_status_error(SHLOC_ERR_INVALID_ARG, NULL, 0, 0,
+                              "--repeat, --time and --fresh-outputs are not supported on several devices");
+  shloc_spmd_npy_run r = {.inputs = o->inputs.v, .n_inputs = (size_t)o->inputs.n, .outputs = o->outputs.v,
+                          .n_outputs = (size_t)o->outputs.n, .replicas = (uint32_t)o->replicas,
+                          .partitions = (uint32_t)o->partitions, .per_device = o->per_device,
+                          .print = o->print || !o->outputs.n ? print_result : NULL};
+  return shloc_spmd_run_npy(m, f, reg, &r);
+}
+
 /* Parses, plans and runs; returns the process exit status. */
 static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len) {
   shloc_module *m = NULL;
@@ -146,7 +172,19 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
                               "%s: no entry function: expected @main or exactly one function (use --entry)", o->path);
   }
   if (!st) st = build_registry(o, &reg);
-  if (!st) {
+  uint32_t grid_r = 1, grid_p = 1;
+  if (!st) st = shloc_spmd_devices(m, &grid_r, &grid_p);
+  /* A jax.export envelope keeps its calling convention on one device (unless --entry). */
+  bool envelope = !o->entry && !st && shloc_module_jax_export(m);
+  bool flags = o->replicas || o->partitions || o->per_device;
+  bool spmd = flags || (grid_r * grid_p > 1 && !envelope);
+  if (!st && spmd && envelope)
+    st = shloc_status_error(SHLOC_ERR_UNSUPPORTED, NULL, 0, 0,
+                            "%s: jax.export envelopes run on one device (--replicas, --partitions and "
+                            "--input-per-device need a module, or --entry)",
+                            o->path);
+  else if (!st && spmd) st = run_spmd(o, m, f, reg);
+  if (!st && !spmd) {
     /* An envelope's @main follows JAX's calling convention (unless --entry
      * picks another function): the user passes what the exported function took. */
     shloc_npy_run run = {
@@ -195,6 +233,16 @@ int cmd_run(int argc, char **argv) {
       ok = list_add(&o.ffi, argv[++i]);
     } else if (strcmp(a, "--plugin") == 0 && has_value) {
       ok = list_add(&o.plugins, argv[++i]);
+    } else if (strcmp(a, "--input-per-device") == 0) {
+      o.per_device = true;
+    } else if ((strcmp(a, "--replicas") == 0 || strcmp(a, "--partitions") == 0) && has_value) {
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || v < 1 || v > 4096) {
+        fprintf(stderr, "shloc run: %s expects a count from 1 to 4096, got '%s'\n", a, argv[i]);
+        ok = false;
+      }
+      *(a[2] == 'r' ? &o.replicas : &o.partitions) = v;
     } else if (strcmp(a, "--entry") == 0 && has_value) {
       o.entry = argv[++i];
     } else if (strcmp(a, "--repeat") == 0 && has_value) {

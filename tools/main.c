@@ -23,6 +23,7 @@ static const command commands[] = {
     {"lower-custom-calls", cmd_lower, "custom calls -> func.call of external functions (+ C shim to the handlers)",
      false},
     {"lower", cmd_lower_linalg, "lower a static program to upstream MLIR (--to=linalg) for mlir-opt", false},
+    {"serialize", cmd_serialize, "write a StableHLO portable artifact (VHLO bytecode) for a target version", false},
     {"compile", cmd_compile, "compile through mlir-opt-22 / mlir-translate-22 / clang-22: LLVM IR, an object + header, or an executable", false},
 };
 

@@ -78,12 +78,14 @@ SHLOC_API void shloc_executable_destroy(shloc_executable *x);
 SHLOC_API uint64_t shloc_executable_checks_run(const shloc_executable *x);
 
 /* ---- signature ---------------------------------------------------------- */
+
 /* The signature: number of arguments / results, and the type of each as a
  * tensor with data NULL (dims stay valid while the module lives). */
 SHLOC_API size_t shloc_executable_num_args(const shloc_executable *x);
 SHLOC_API size_t shloc_executable_num_results(const shloc_executable *x);
 SHLOC_API shloc_status shloc_executable_arg_type(const shloc_executable *x, size_t i, shloc_tensor *out);
 SHLOC_API shloc_status shloc_executable_result_type(const shloc_executable *x, size_t i, shloc_tensor *out);
+
 /* ---- running ------------------------------------------------------------ */
 
 /* Runs the function.  Each argument must match the signature (dtype and
@@ -126,13 +128,15 @@ typedef struct {
   size_t n_inputs;
   const char *const *outputs; /* 0, or one file per result; each written atomically */
   size_t n_outputs;
-  /* The function is a jax.export envelope's @main (shloc_module_jax_export):
-   * inputs are one per input of the exported function (in_avals, unused ones
-   * included), checked against their avals with symbolic dimensions; the
-   * platform index (of cpu) and the tokens of ordered effects are supplied,
-   * inputs JAX did not keep are dropped, and results exclude the tokens. */
+  /* When the module came in a jax.export envelope (shloc_module_jax_export;
+   * otherwise this is ignored), the function is its @main and takes JAX's
+   * calling convention (shloc_jax_export_layout): inputs are one per input
+   * of the exported function (in_avals, unused ones included), checked
+   * against their avals with symbolic dimensions; the platform index (of
+   * cpu) and the tokens of ordered effects are supplied, inputs JAX did not
+   * keep are dropped, and results exclude the tokens. */
   bool jax_convention;
-  long repeat;          /* runs (at least 1); outputs come from the last */
+  long repeat;          /* runs (0 = 1); outputs come from the last */
   bool fresh_outputs;   /* allocate result buffers anew for every run (default: reuse them) */
   /* Each result as `dense<...> : tensor<...>` (every element written out),
    * after writing its output file; NULL = not printed. */

@@ -48,6 +48,7 @@ shloc_status shloc_executable_create(shloc_module *m, const char *func, shloc_ff
 shloc_status shloc_executable_create_func(shloc_module *m, const shloc_func *f, const shloc_executable_options *opts,
                                           shloc_executable **out) {
   *out = NULL;
+  if (!f) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no function given");
   exec_config cfg = {0};
   if (opts)
     cfg = (exec_config){.registry = (ffi_registry *)opts->registry,

@@ -119,7 +119,7 @@ static shl_status run_repeated(const shloc_npy_run *o, shloc_executable *x, shl_
   for (long r = 0; !st && r < repeat; r++) {
     double t0 = now_ms();
     st = run_once(o, x, args, res, n_out, bufs);
-    if (o->run_ms) o->run_ms[r] = now_ms() - t0;
+    if (o->run_ms && r < o->repeat) o->run_ms[r] = now_ms() - t0;
   }
   if (st) /* with fresh_outputs, a failed run has released its buffers */
     for (uint32_t i = 0; i < n_out; i++) {
@@ -220,6 +220,7 @@ static shl_status check_counts(const shloc_npy_run *o, const shloc_jax_export *j
 
 shloc_status shloc_npy_run_func(shloc_module *m, const shloc_func *func, shloc_ffi_registry *registry,
                                 const shloc_npy_run *o) {
+  if (!func) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no function given");
   const shl_op *f = (const shl_op *)func; /* a shloc_func is its func.func op */
   const shl_type *ft = func_type(f);
   const shloc_jax_export *je = o->jax_convention ? shloc_module_jax_export(m) : NULL;

@@ -58,7 +58,8 @@ shl_status bc_dense(bc_reader *r, const uint8_t *at, const shl_type *type, const
   size_t sz = dtype_bytes(dt);
   if (!sz) return bc_error(r, at, "dense elements of this element type are not supported");
   size_t want = dt == DT_I1 ? (size_t)count / 8 + (count % 8 != 0) : sz * (size_t)count;
-  if (n != want && !(n == sz && count != 0) && !(dt == DT_I1 && n == (size_t)count))
+  /* A splat (one element) is valid for any shape, an empty one included. */
+  if (n != want && n != sz && !(dt == DT_I1 && n == (size_t)count))
     return bc_error(r, at, "dense data has %zu bytes; the type needs %zu (or %zu for a splat)", n, want, sz);
   shl_attr *a = attr_new(r->a, AT_DENSE);
   if (!a) return st_oom();

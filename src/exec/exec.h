@@ -105,6 +105,10 @@ shl_status executable_result_types(shloc_executable *x, shl_buf *const *args, co
 /* args: one buffer per function argument (shape and dtype must match);
  * results: filled with malloc'd data (caller frees results[i].data). */
 shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results);
+/* The same as device `proc` of a multi-device run (exec/spmd.h; NULL: one device). */
+struct exec_process;
+shl_status executable_run_device(shloc_executable *x, const struct exec_process *proc, shl_buf *const *args,
+                                 shl_buf *results);
 /* The same into caller-owned memory: results[i] is filled in (buf_init of
  * the result type) with data = bufs[i], which must hold the result's bytes
  * and overlap no other result buffer (it may overlap arguments: those

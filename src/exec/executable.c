@@ -118,7 +118,8 @@ shl_status executable_result_types(shloc_executable *x, shl_buf *const *args, co
   return NULL;
 }
 
-shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results) {
+static shl_status run_into(shloc_executable *x, const struct exec_process *proc, shl_buf *const *args, void *const *bufs,
+                           shl_buf *results) {
   shloc_executable *s;
   plan_entry *ref;
   ST_TRY(resolve(x, args, &s, &ref));
@@ -128,7 +129,7 @@ shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *
   exec_run *run = run_state_get(s);
   shl_status st = run ? NULL : st_oom();
   if (run) {
-    exec_ctx ec = {.x = s, .run = run};
+    exec_ctx ec = {.x = s, .proc = proc, .run = run};
     st = plan_run_into(&ec, s->main, args, results);
     run_state_put(s, run);
   }
@@ -137,7 +138,12 @@ shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *
   return st_at(st, &x->func->pos, "func.func");
 }
 
-shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results) {
+shl_status executable_run_into(shloc_executable *x, shl_buf *const *args, void *const *bufs, shl_buf *results) {
+  return run_into(x, NULL, args, bufs, results);
+}
+
+shl_status executable_run_device(shloc_executable *x, const struct exec_process *proc, shl_buf *const *args,
+                                 shl_buf *results) {
   const shl_type *const *out;
   ST_TRY(executable_result_types(x, args, &out));
   uint32_t n_out = func_type(x->func)->n_out;
@@ -152,9 +158,13 @@ shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *re
       st = st_at(st_oom_size(what, nb > 0 ? (size_t)nb : 0), &x->func->pos, "func.func");
     }
   }
-  if (!st) st = executable_run_into(x, args, bufs, results);
+  if (!st) st = run_into(x, proc, args, bufs, results);
   if (st)
     for (uint32_t i = 0; bufs && i < n_out; i++) free(bufs[i]);
   free(bufs);
   return st;
+}
+
+shl_status executable_run(shloc_executable *x, shl_buf *const *args, shl_buf *results) {
+  return executable_run_device(x, NULL, args, results);
 }

@@ -62,6 +62,35 @@ static shl_status shape_values(rf_ctx *c, const shl_op *op, shl_value *const *op
 
 static int32_t value_rank(const shl_value *v) { return v->type->kind == TY_TENSOR ? v->type->rank : -1; }
 
+/* dynamic_conv's window attributes with more entries than spatial
+ * dimensions, all of one value, are read as that value per spatial
+ * dimension.  JAX lowers a stride of 2 on one spatial dimension as one
+ * entry; StableHLO's 2024 rewrite of its test data from `dense<2> :
+ * tensor<1xi64>` to dense arrays wrote it as `array<i64: 2, 2>`.  Upstream
+ * verifies such an op (its window is only checked once the padding is a
+ * constant) and then cannot refine it; a list of differing values stays an
+ * error of the convolution rule. */
+static shl_status conv_window_splats(rf_ctx *c, attr_list *al, int32_t n_spatial) {
+  static const char *const names[] = {"window_strides", "lhs_dilation", "rhs_dilation", "window_reversal"};
+  for (uint32_t i = 0; i < al->n; i++) {
+    const shl_attr *at = al->v[i].attr;
+    bool window = false;
+    for (size_t j = 0; j < sizeof names / sizeof *names; j++) window |= str_eq_c(al->v[i].name, names[j]);
+    if (!window || at->kind != AT_DENSE_ARRAY || at->u.darr.n <= n_spatial) continue;
+    size_t sz = dtype_bytes(at->type->dtype);
+    const char *d = at->u.darr.data;
+    bool splat = true;
+    for (int64_t k = 1; k < at->u.darr.n && splat; k++) splat = memcmp(d, d + (size_t)k * sz, sz) == 0;
+    if (!splat) continue;
+    shl_attr *cut = attr_new(c->a, AT_DENSE_ARRAY);
+    if (!cut) return st_oom();
+    *cut = *at;
+    cut->u.darr.n = n_spatial;
+    al->v[i].attr = cut;
+  }
+  return NULL;
+}
+
 /* The padding operand of dynamic_conv as convolution's `padding`
  * (dense<[[lo, hi], ...]> : tensor<Nx2xi64>). */
 static const shl_attr *padding_attr(rf_ctx *c, const rf_known *k) {
@@ -199,6 +228,7 @@ static shl_status rewrite(rf_ctx *c, const shl_op *old, shl_value *const *ops, s
       ST_TRY(attrs_from(c, old, keep, &al, 1));
       ST_TRY(shape_values(c, old, ops, 2, "padding", rank >= 2 ? 2 * (rank - 2) : -1, &k[0]));
       ST_TRY(attrs_add(&al, "padding", padding_attr(c, k[0])));
+      if (rank >= 2) ST_TRY(conv_window_splats(c, &al, rank - 2));
       id = OP_CONVOLUTION;
       n_ops = 2;
       break;

@@ -407,6 +407,21 @@ static void shape_and_elem(shl_printer *pr, const shl_type *t) {
   pr_elem_type(pr, t);
 }
 
+/* A tensor encoding; StableHLO prints its bounds (either spelling) as
+ * #stablehlo.bounds<...>. */
+static void pr_encoding(shl_printer *pr, const shl_attr *a) {
+  static const char ext[] = "#stablehlo.type_extensions<bounds = [";
+  size_t n = sizeof ext - 1;
+  if (a->kind == AT_OPAQUE && a->u.str.n > n + 2 && !memcmp(a->u.str.p, ext, n) &&
+      !memcmp(a->u.str.p + a->u.str.n - 2, "]>", 2)) {
+    pr_puts(pr, "#stablehlo.bounds<");
+    pr_putn(pr, a->u.str.p + n, a->u.str.n - n - 2);
+    pr_puts(pr, ">");
+    return;
+  }
+  pr_attr(pr, a);
+}
+
 void pr_type(shl_printer *pr, const shl_type *t) {
   switch (t->kind) {
     case TY_TENSOR:
@@ -414,7 +429,7 @@ void pr_type(shl_printer *pr, const shl_type *t) {
       shape_and_elem(pr, t);
       if (t->encoding) {
         pr_puts(pr, ", ");
-        pr_attr(pr, t->encoding);
+        pr_encoding(pr, t->encoding);
       }
       pr_puts(pr, ">");
       return;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Multi-device faults on threads: a device that fails, a device that runs a
-# different collective and a device that ends early make the others stop
-# with an error naming the device, never a hang (bounded by `timeout`).
+# different collective, a device that ends early and a recv without a sender
+# make the others stop with an error naming the device, never a hang
+# (bounded by `timeout`).
 SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -47,4 +48,8 @@ run_case '    %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica
     return %s : tensor<2xf32>' "devices disagree on collective #0"
 # Device #1 ends its program without reaching the collective.
 run_case '    return %x : tensor<2xf32>' "device #1 (replica 1, partition 0) ended its program without reaching this collective"
+# Device #1 waits in a recv that no device sends to, device #0 in the
+# all_reduce it never joins: every device waits, both stop at once.
+run_case '    %v:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 5, type = 1>} : (!stablehlo.token) -> (tensor<2xf32>, !stablehlo.token)
+    return %v#0 : tensor<2xf32>' "every device still running waits for another"
 echo PASS

@@ -7,6 +7,4 @@ SHLOC=$1
 SRC=${SHLOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 DIR=${SHLOC_CONFORMANCE_DIR:-$SRC/../shared/conformance}
 [ -d "$DIR/testdata" ] || { echo "skipped: $DIR/testdata not found"; exit 77; }
-# The dynamic-shape stage runs (under the sanitizers too) but only reports: 4 of its 642 runs
-# fail on two corpus files whose dynamic_conv the spec rejects (README, "Dynamic shapes").
-CONFORMANCE_MLIR_OPT=0 CONFORMANCE_DYNAMIC=report exec "$SRC/scripts/conformance.sh" "$SHLOC" "$DIR"
+CONFORMANCE_MLIR_OPT=0 exec "$SRC/scripts/conformance.sh" "$SHLOC" "$DIR"

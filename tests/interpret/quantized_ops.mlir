@@ -134,3 +134,97 @@ func.func @quantized_outer_product() {
   check.expect_eq_const %s, dense<[[0, 0], [4, -5], [8, -10]]> : tensor<3x2xi8>
   func.return
 }
+
+// -----
+
+func.func @uniform_quantize_i4_clamps_and_rounds_half_to_even() {
+  %operand = stablehlo.constant dense<[-10.0, -0.26, 0.25, 0.75, 100.0]> : tensor<5xf32>
+  %result = stablehlo.uniform_quantize %operand : (tensor<5xf32>) -> tensor<5x!quant.uniform<i4:f32, 5.000000e-01:1>>
+  %storage = stablehlo.bitcast_convert %result : (tensor<5x!quant.uniform<i4:f32, 5.000000e-01:1>>) -> tensor<5xi4>
+  check.expect_eq_const %storage, dense<[-8, 0, 2, 2, 7]> : tensor<5xi4>
+  func.return
+}
+
+// -----
+
+func.func @uniform_quantize_storage_range() {
+  %operand = stablehlo.constant dense<[-60.0, 0.0, 60.0]> : tensor<3xf32>
+  %result = stablehlo.uniform_quantize %operand : (tensor<3xf32>) -> tensor<3x!quant.uniform<u8<0:100>:f32, 1.000000e+00:50>>
+  %storage = stablehlo.bitcast_convert %result : (tensor<3x!quant.uniform<u8<0:100>:f32, 1.000000e+00:50>>) -> tensor<3xui8>
+  check.expect_eq_const %storage, dense<[0, 50, 100]> : tensor<3xui8>
+  func.return
+}
+
+// -----
+
+func.func @uniform_dequantize_per_axis_dim1() {
+  %storage = stablehlo.constant dense<[[2, 2, 2], [-4, 0, 4]]> : tensor<2x3xi8>
+  %operand = stablehlo.bitcast_convert %storage : (tensor<2x3xi8>) -> tensor<2x3x!quant.uniform<i8:f32:1, {1.0:0, 0.5:2, 0.25:-4}>>
+  %result = stablehlo.uniform_dequantize %operand : (tensor<2x3x!quant.uniform<i8:f32:1, {1.0:0, 0.5:2, 0.25:-4}>>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const %result, dense<[[2.0, 0.0, 1.5], [-4.0, -1.0, 2.0]]> : tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_general_per_axis_rhs() {
+  %lhs_storage = stablehlo.constant dense<[[2, 4]]> : tensor<1x2xi8>
+  %lhs = stablehlo.bitcast_convert %lhs_storage : (tensor<1x2xi8>) -> tensor<1x2x!quant.uniform<i8:f32, 5.000000e-01>>
+  %rhs_storage = stablehlo.constant dense<[[4, 2], [8, 6]]> : tensor<2x2xi8>
+  %rhs = stablehlo.bitcast_convert %rhs_storage : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32:1, {2.500000e-01, 5.000000e-01}>>
+  %result = stablehlo.dot_general %lhs, %rhs, contracting_dims = [1] x [0] : (tensor<1x2x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<2x2x!quant.uniform<i8:f32:1, {2.500000e-01, 5.000000e-01}>>) -> tensor<1x2x!quant.uniform<i32:f32:1, {1.250000e-01, 2.500000e-01}>>
+  %storage = stablehlo.bitcast_convert %result : (tensor<1x2x!quant.uniform<i32:f32:1, {1.250000e-01, 2.500000e-01}>>) -> tensor<1x2xi32>
+  check.expect_eq_const %storage, dense<[[40, 28]]> : tensor<1x2xi32>
+  func.return
+}
+
+// -----
+
+func.func @requantize_per_tensor_to_narrower_scale() {
+  %storage = stablehlo.constant dense<[-100, -3, 0, 5, 100]> : tensor<5xi8>
+  %operand = stablehlo.bitcast_convert %storage : (tensor<5xi8>) -> tensor<5x!quant.uniform<i8:f32, 1.000000e+00:0>>
+  %result = stablehlo.uniform_quantize %operand : (tensor<5x!quant.uniform<i8:f32, 1.000000e+00:0>>) -> tensor<5x!quant.uniform<i8:f32, 2.000000e+00:10>>
+  %out = stablehlo.bitcast_convert %result : (tensor<5x!quant.uniform<i8:f32, 2.000000e+00:10>>) -> tensor<5xi8>
+  check.expect_eq_const %out, dense<[-40, 8, 10, 12, 60]> : tensor<5xi8>
+  func.return
+}
+
+// -----
+
+func.func @quantized_data_movement_keeps_storage() {
+  %storage = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>
+  %q = stablehlo.bitcast_convert %storage : (tensor<2x3xi8>) -> tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %t = stablehlo.transpose %q, dims = [1, 0] : (tensor<2x3x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<3x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %s = stablehlo.slice %t [1:3, 0:2] : (tensor<3x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %c = stablehlo.concatenate %s, %s, dim = 0 : (tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>, tensor<2x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<4x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %r = stablehlo.reshape %c : (tensor<4x2x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<8x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+  %out = stablehlo.bitcast_convert %r : (tensor<8x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<8xi8>
+  check.expect_eq_const %out, dense<[2, 5, 3, 6, 2, 5, 3, 6]> : tensor<8xi8>
+  func.return
+}
+
+// -----
+
+func.func @quantized_pad_with_quantized_value() {
+  %storage = stablehlo.constant dense<[1, 2]> : tensor<2xi8>
+  %q = stablehlo.bitcast_convert %storage : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32, 1.000000e+00:3>>
+  %pv_storage = stablehlo.constant dense<3> : tensor<i8>
+  %pv = stablehlo.bitcast_convert %pv_storage : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 1.000000e+00:3>>
+  %p = stablehlo.pad %q, %pv, low = [1], high = [2], interior = [1] : (tensor<2x!quant.uniform<i8:f32, 1.000000e+00:3>>, tensor<!quant.uniform<i8:f32, 1.000000e+00:3>>) -> tensor<6x!quant.uniform<i8:f32, 1.000000e+00:3>>
+  %f = stablehlo.uniform_dequantize %p : (tensor<6x!quant.uniform<i8:f32, 1.000000e+00:3>>) -> tensor<6xf32>
+  check.expect_almost_eq_const %f, dense<[0.0, -2.0, 0.0, -1.0, 0.0, 0.0]> : tensor<6xf32>
+  func.return
+}
+
+// -----
+
+func.func @quantized_multiply_through_float() {
+  %a = stablehlo.constant dense<[1.5, -2.0, 3.0]> : tensor<3xf32>
+  %b = stablehlo.constant dense<[2.0, 2.0, -0.5]> : tensor<3xf32>
+  %qa = stablehlo.uniform_quantize %a : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 5.000000e-01>>
+  %qb = stablehlo.uniform_quantize %b : (tensor<3xf32>) -> tensor<3x!quant.uniform<i8:f32, 2.500000e-01>>
+  %m = stablehlo.multiply %qa, %qb : (tensor<3x!quant.uniform<i8:f32, 5.000000e-01>>, tensor<3x!quant.uniform<i8:f32, 2.500000e-01>>) -> tensor<3x!quant.uniform<i8:f32, 2.500000e-01:4>>
+  %out = stablehlo.bitcast_convert %m : (tensor<3x!quant.uniform<i8:f32, 2.500000e-01:4>>) -> tensor<3xi8>
+  check.expect_eq_const %out, dense<[16, -12, -2]> : tensor<3xi8>
+  func.return
+}

@@ -229,11 +229,85 @@ static void test_executable_options(void **state) {
   shloc_context_destroy(ctx);
 }
 
+/* A .npy file (format 1.0: magic, version, header length, a dict padded
+ * with spaces to a multiple of 64 bytes ending in '\n', then the data). */
+static void write_npy(const char *path, const char *shape, const float *data, size_t n) {
+  char header[128];
+  int len = snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }", shape);
+  size_t total = (10 + (size_t)len + 1 + 63) / 64 * 64;
+  assert_true(total - 10 <= sizeof header);
+  memset(header + len, ' ', total - 10 - (size_t)len - 1);
+  header[total - 10 - 1] = '\n';
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(total - 10), 0};
+  assert_int_equal(fwrite(pre, 1, 10, f), 10);
+  assert_int_equal(fwrite(header, 1, total - 10, f), total - 10);
+  assert_int_equal(fwrite(data, sizeof *data, n, f), n);
+  fclose(f);
+}
+
+static bool append(void *user, const char *text, size_t len) {
+  char *buf = user;
+  size_t have = strlen(buf);
+  if (have + len >= 256) return false;
+  memcpy(buf + have, text, len);
+  buf[have + len] = 0;
+  return true;
+}
+
+/* shloc_npy_run_func: .npy in, printed literal and .npy out, timings; a
+ * file whose shape does not fit is an error naming the argument. */
+static void test_npy_run(void **state) {
+  (void)state;
+  shloc_context *ctx = shloc_context_create();
+  shloc_module *m = parse(ctx, "func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
+                               "  %0 = stablehlo.add %a, %a : tensor<3xf32>\n"
+                               "  return %0 : tensor<3xf32>\n}\n");
+  char in[] = "/tmp/shloc_npy_in_XXXXXX", out[] = "/tmp/shloc_npy_out_XXXXXX";
+  close(mkstemp(in));
+  close(mkstemp(out));
+  const float x[3] = {1.0f, -2.5f, 3.0f};
+  write_npy(in, "(3,)", x, 3);
+  const char *ins[] = {in}, *outs[] = {out};
+  char printed[256] = "";
+  double ms[2] = {-1, -1};
+  shloc_npy_run run = {.inputs = ins, .n_inputs = 1, .outputs = outs, .n_outputs = 1, .repeat = 2,
+                       .print = append, .print_user = printed, .run_ms = ms};
+  OK(shloc_npy_run_func(m, shloc_module_entry(m, NULL), NULL, &run));
+  assert_string_equal(printed, "dense<[2.000000e+00, -5.000000e+00, 6.000000e+00]> : tensor<3xf32>");
+  assert_true(ms[0] >= 0 && ms[1] >= 0);
+  FILE *f = fopen(out, "rb");
+  assert_non_null(f);
+  unsigned char buf[256];
+  size_t got = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  size_t header = 10 + (size_t)(buf[8] | buf[9] << 8);
+  assert_int_equal(got, header + 3 * sizeof(float));
+  assert_non_null(memmem(buf, header, "'descr': '<f4'", 14));
+  float y[3];
+  memcpy(y, buf + header, sizeof y);
+  assert_true(y[0] == 2.0f && y[1] == -5.0f && y[2] == 6.0f);
+
+  write_npy(in, "(2,)", x, 2);
+  run = (shloc_npy_run){.inputs = ins, .n_inputs = 1};
+  shloc_status st = shloc_npy_run_func(m, shloc_module_entry(m, NULL), NULL, &run);
+  assert_int_equal(shloc_status_code(st), SHLOC_ERR_INVALID_ARG);
+  assert_non_null(strstr(shloc_status_message(st), "argument #0"));
+  assert_non_null(strstr(shloc_status_message(st), "expected tensor<3xf32>, got tensor<2xf32> (<f4)"));
+  shloc_status_free(st);
+  unlink(in);
+  unlink(out);
+  shloc_module_destroy(m);
+  shloc_context_destroy(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_module_attrs_and_funcs), cmocka_unit_test(test_entry_rule),
       cmocka_unit_test(test_status_error),           cmocka_unit_test(test_source_read),
       cmocka_unit_test(test_lower_found),            cmocka_unit_test(test_executable_options),
+      cmocka_unit_test(test_npy_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

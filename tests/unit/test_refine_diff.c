@@ -163,9 +163,10 @@ static void w_gather(int64_t n, char *d, char *s, size_t cap) {
 
 static int64_t rows_conv(int64_t n) { return 2 * n + 3; }
 
-static void w_conv(int64_t n, char *d, char *s, size_t cap) {
-  /* input 1 x (2n + 3) x 2 (rows as the spatial dimension through a
-   * reshape), kernel 3 x 2 x 4 of constants, padding [n - 1, 1], stride 2 */
+/* input 1 x (2n + 3) x 2 (rows as the spatial dimension through a
+ * reshape), kernel 3 x 2 x 4 of constants, padding [n - 1, 1], stride 2
+ * written as `strides` in the dynamic form */
+static void w_conv_strides(int64_t n, char *d, char *s, size_t cap, const char *strides) {
   long long w = 2 * n + 3, out = (w + (n - 1) + 1 - 3) / 2 + 1;
   snprintf(d, cap,
            "func.func @main(%%n: tensor<i64>, %%a: tensor<?x2xf32>) -> tensor<1x?x4xf32> {\n" N1
@@ -179,8 +180,9 @@ static void w_conv(int64_t n, char *d, char *s, size_t cap) {
            "  %%nm1 = stablehlo.subtract %%n1, %%one : tensor<1xi32>\n"
            "  %%p1 = stablehlo.concatenate %%nm1, %%one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
            "  %%pad = stablehlo.reshape %%p1 : (tensor<2xi32>) -> tensor<1x2xi32>\n"
-           "  %%r = \"stablehlo.dynamic_conv\"(%%x, %%k, %%pad) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 2>} : (tensor<1x?x2xf32>, tensor<3x2x4xf32>, tensor<1x2xi32>) -> tensor<1x?x4xf32>\n"
-           "  return %%r : tensor<1x?x4xf32>\n}\n");
+           "  %%r = \"stablehlo.dynamic_conv\"(%%x, %%k, %%pad) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: %s>} : (tensor<1x?x2xf32>, tensor<3x2x4xf32>, tensor<1x2xi32>) -> tensor<1x?x4xf32>\n"
+           "  return %%r : tensor<1x?x4xf32>\n}\n",
+           strides);
   snprintf(s, cap,
            "func.func @main(%%n: tensor<i64>, %%a: tensor<%lldx2xf32>) -> tensor<1x%lldx4xf32> {\n"
            "  %%x = stablehlo.reshape %%a : (tensor<%lldx2xf32>) -> tensor<1x%lldx2xf32>\n"
@@ -189,6 +191,13 @@ static void w_conv(int64_t n, char *d, char *s, size_t cap) {
            "  return %%r : tensor<1x%lldx4xf32>\n}\n",
            w, out, w, w, (long long)(n - 1), w, out, out);
 }
+
+static void w_conv(int64_t n, char *d, char *s, size_t cap) { w_conv_strides(n, d, s, cap, "2"); }
+
+/* The stride repeated once per entry of the padding row, as StableHLO's
+ * test data writes JAX's one-dimensional strided convolutions: read as one
+ * stride of 2 (refine_dynamic.c). */
+static void w_conv_splat(int64_t n, char *d, char *s, size_t cap) { w_conv_strides(n, d, s, cap, "2, 2"); }
 
 static const diff_case cases[] = {
     {"dynamic_broadcast_in_dim", 1, rows_n, w_broadcast},
@@ -199,6 +208,7 @@ static const diff_case cases[] = {
     {"dynamic_pad", 3, rows_n, w_pad},
     {"dynamic_gather", 5, rows_n, w_gather},
     {"dynamic_conv", 2, rows_conv, w_conv},
+    {"dynamic_conv (window_strides [2, 2] on one spatial dimension)", 2, rows_conv, w_conv_splat},
 };
 
 /* Runs `text` on (n, a); the result's data (malloc'd) and shape. */

@@ -175,6 +175,44 @@ static void test_dynamic_gather_and_conv(void **state) {
   rt_free(&rt);
 }
 
+/* dynamic_conv window attributes longer than the spatial rank: one value
+ * repeated is that value per spatial dimension (the output size follows
+ * stride 2: (9 + 2 - 3) / 2 + 1 = 5); differing values are an error naming
+ * the dynamic op and both sizes. */
+static void conv_strides(rt_case *rt, const char *strides) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "func.func @main(%%n: tensor<i64>, %%x: tensor<?x?x3xf32>) -> tensor<?x?x8xf32> {\n"
+           "  %%k = stablehlo.constant dense<1.0> : tensor<3x3x8xf32>\n"
+           "  %%c = stablehlo.convert %%n : (tensor<i64>) -> tensor<i32>\n"
+           "  %%c1 = stablehlo.reshape %%c : (tensor<i32>) -> tensor<1x1xi32>\n"
+           "  %%pad = stablehlo.concatenate %%c1, %%c1, dim = 1 : (tensor<1x1xi32>, tensor<1x1xi32>) -> tensor<1x2xi32>\n"
+           "  %%cv = \"stablehlo.dynamic_conv\"(%%x, %%k, %%pad) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, %s} : (tensor<?x?x3xf32>, tensor<3x3x8xf32>, tensor<1x2xi32>) -> tensor<?x?x8xf32>\n"
+           "  return %%cv : tensor<?x?x8xf32>\n}\n",
+           strides);
+  rt_arg args[2] = {{DT_I64, 0, {0}, (const int64_t[]){1}}, {DT_F32, 3, {2, 9, 3}, NULL}};
+  rt_refine(rt, text, 2, args);
+}
+
+static void test_dynamic_conv_window_splats(void **state) {
+  (void)state;
+  rt_case rt;
+  conv_strides(&rt, "window_strides = array<i64: 2, 2>");
+  rt_result(&rt, 0, 3, I64(2), I64(5), I64(8));
+  rt_valid(&rt);
+  rt_free(&rt);
+  conv_strides(&rt, "window_strides = array<i64: 2, 2, 2>, rhs_dilation = array<i64: 1, 1>");
+  rt_result(&rt, 0, 3, I64(2), I64(5), I64(8));
+  rt_free(&rt);
+  /* lhs dilation 2 repeated: (2 * 8 + 1 + 2 - 3) / 1 + 1 = 17 */
+  conv_strides(&rt, "lhs_dilation = array<i64: 2, 2>");
+  rt_result(&rt, 0, 3, I64(2), I64(17), I64(8));
+  rt_free(&rt);
+  conv_strides(&rt, "window_strides = array<i64: 2, 3>");
+  rt_fails(&rt, "'stablehlo.dynamic_conv'", "window_strides size (2)", "spatial dimensions (1)", NULL);
+  rt_free(&rt);
+}
+
 /* A shape computed from run-time data cannot be refined. */
 static void test_shape_from_data(void **state) {
   (void)state;
@@ -216,6 +254,7 @@ int main(void) {
       cmocka_unit_test(test_real_dynamic_slice_sizes),
       cmocka_unit_test(test_dynamic_pad),
       cmocka_unit_test(test_dynamic_gather_and_conv),
+      cmocka_unit_test(test_dynamic_conv_window_splats),
       cmocka_unit_test(test_shape_from_data),
       cmocka_unit_test(test_element_limit),
   };

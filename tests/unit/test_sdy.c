@@ -246,7 +246,8 @@ static void test_forward_and_fusion(void **state) {
          "  return\n}");
 }
 
-/* A manual computation over an axis of size 2 needs two devices. */
+/* A manual computation over an axis of size 2 needs two devices: running
+ * it on one reports that at the op. */
 static void test_manual_needs_devices(void **state) {
   (void)state;
   const char *text = "sdy.mesh @mesh = <[\"x\"=2, \"y\"=1]>\n"
@@ -260,7 +261,11 @@ static void test_manual_needs_devices(void **state) {
   shloc_module *m;
   OK(load(ctx, text, &m));
   shloc_executable *x = NULL;
-  shloc_status st = shloc_executable_create(m, "main", NULL, &x);
+  OK(shloc_executable_create(m, "main", NULL, &x));
+  float a[8] = {0};
+  int64_t d[] = {8};
+  shloc_tensor in = {XLA_FFI_DataType_F32, 1, d, a, sizeof a}, out;
+  shloc_status st = shloc_executable_run(x, &in, 1, &out, 1);
   assert_non_null(st);
   assert_int_equal(shloc_status_code(st), SHLOC_ERR_UNSUPPORTED);
   const char *file;
@@ -271,6 +276,7 @@ static void test_manual_needs_devices(void **state) {
   assert_non_null(strstr(shloc_status_message(st), "'sdy.manual_computation'"));
   assert_non_null(strstr(shloc_status_message(st), "2 devices"));
   shloc_status_free(st);
+  shloc_executable_destroy(x);
   shloc_module_destroy(m);
   shloc_context_destroy(ctx);
 }

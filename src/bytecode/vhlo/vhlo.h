@@ -15,8 +15,20 @@ struct vhlo_opinfo {
 
 /* The row for an op name without the "vhlo." prefix, or NULL. */
 const vhlo_opinfo *vhlo_op_lookup(shl_str name);
+/* The VHLO ops that `op` (a StableHLO, CHLO or func op name) becomes, oldest
+ * first; returns how many (0: VHLO cannot express the op). */
+size_t vhlo_ops_for(shl_str op, const vhlo_opinfo **out, size_t cap);
 /* {major, minor, patch} of the newest VHLO version this reader knows. */
 const uint32_t *vhlo_current_version(void);
+
+/* The code of a scalar VHLO type and its first version ({major, minor,
+ * patch}); -1 when VHLO has no such type. */
+int vhlo_scalar_type_code(shl_dtype dt, const uint8_t **min);
+/* First version of a type code (NULL for an unknown code). */
+const uint8_t *vhlo_type_code_min(unsigned code);
+/* The attribute code and value of a StableHLO enum ("comparison_direction",
+ * "LT"); false when VHLO has no such enum or value. */
+bool vhlo_enum_code(shl_str name, shl_str value, unsigned *code, uint64_t *v);
 
 /* An op converted from VHLO. */
 typedef struct {

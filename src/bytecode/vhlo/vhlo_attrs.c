@@ -23,26 +23,49 @@ enum {
 enum { VT_SCALAR, VT_COMPLEX, VT_FUNCTION, VT_TENSOR, VT_TENSOR_ENC, VT_TOKEN, VT_TUPLE, VT_QUANT, VT_UNRANKED,
        VT_WITNESS, VT_QUANT_AXIS, VT_NONE, VT_BUFFER, VT_FUTURE };
 
+/* Every type code with its first version (the reader accepts all; the
+ * writer refuses a type newer than its target). */
 static const struct {
   uint8_t kind;
   shl_dtype dt;
+  uint8_t min[3];
 } vhlo_types[] = {
-    [0] = {VT_SCALAR, DT_I1},           [1] = {VT_COMPLEX, 0},           [2] = {VT_SCALAR, DT_BF16},
-    [3] = {VT_SCALAR, DT_F16},          [4] = {VT_SCALAR, DT_F32},        [5] = {VT_SCALAR, DT_F64},
-    [6] = {VT_SCALAR, DT_F8E4M3FN},     [7] = {VT_SCALAR, DT_F8E5M2},     [8] = {VT_FUNCTION, 0},
-    [9] = {VT_SCALAR, DT_INDEX},        [10] = {VT_SCALAR, DT_I4},        [11] = {VT_SCALAR, DT_I8},
-    [12] = {VT_SCALAR, DT_I16},         [13] = {VT_SCALAR, DT_I32},       [14] = {VT_SCALAR, DT_I64},
-    [15] = {VT_SCALAR, DT_UI4},         [16] = {VT_SCALAR, DT_UI8},       [17] = {VT_SCALAR, DT_UI16},
-    [18] = {VT_SCALAR, DT_UI32},        [19] = {VT_SCALAR, DT_UI64},      [20] = {VT_TENSOR, 0},
-    [21] = {VT_TENSOR_ENC, 0},          [22] = {VT_TOKEN, 0},             [23] = {VT_TUPLE, 0},
-    [24] = {VT_QUANT, 0},               [25] = {VT_UNRANKED, 0},          [26] = {VT_WITNESS, 0},
-    [27] = {VT_SCALAR, DT_F8E4M3FNUZ},  [28] = {VT_SCALAR, DT_F8E5M2FNUZ}, [29] = {VT_SCALAR, DT_F8E4M3B11FNUZ},
-    [30] = {VT_QUANT_AXIS, 0},          [31] = {VT_SCALAR, DT_I2},        [32] = {VT_SCALAR, DT_UI2},
-    [33] = {VT_NONE, 0},                [34] = {VT_SCALAR, DT_TF32},      [35] = {VT_SCALAR, DT_F8E4M3},
-    [36] = {VT_SCALAR, DT_F8E3M4},      [37] = {VT_SCALAR, DT_F4E2M1FN},  [38] = {VT_SCALAR, DT_F6E2M3FN},
-    [39] = {VT_SCALAR, DT_F6E3M2FN},    [40] = {VT_SCALAR, DT_F8E8M0FNU}, [41] = {VT_BUFFER, 0},
-    [42] = {VT_FUTURE, 0},
+    [0] = {VT_SCALAR, DT_I1, {0, 9, 0}},           [1] = {VT_COMPLEX, 0, {0, 9, 0}},
+    [2] = {VT_SCALAR, DT_BF16, {0, 9, 0}},         [3] = {VT_SCALAR, DT_F16, {0, 9, 0}},
+    [4] = {VT_SCALAR, DT_F32, {0, 9, 0}},          [5] = {VT_SCALAR, DT_F64, {0, 9, 0}},
+    [6] = {VT_SCALAR, DT_F8E4M3FN, {0, 9, 0}},     [7] = {VT_SCALAR, DT_F8E5M2, {0, 9, 0}},
+    [8] = {VT_FUNCTION, 0, {0, 9, 0}},             [9] = {VT_SCALAR, DT_INDEX, {0, 9, 0}},
+    [10] = {VT_SCALAR, DT_I4, {0, 9, 0}},          [11] = {VT_SCALAR, DT_I8, {0, 9, 0}},
+    [12] = {VT_SCALAR, DT_I16, {0, 9, 0}},         [13] = {VT_SCALAR, DT_I32, {0, 9, 0}},
+    [14] = {VT_SCALAR, DT_I64, {0, 9, 0}},         [15] = {VT_SCALAR, DT_UI4, {0, 9, 0}},
+    [16] = {VT_SCALAR, DT_UI8, {0, 9, 0}},         [17] = {VT_SCALAR, DT_UI16, {0, 9, 0}},
+    [18] = {VT_SCALAR, DT_UI32, {0, 9, 0}},        [19] = {VT_SCALAR, DT_UI64, {0, 9, 0}},
+    [20] = {VT_TENSOR, 0, {0, 9, 0}},              [21] = {VT_TENSOR_ENC, 0, {0, 9, 0}},
+    [22] = {VT_TOKEN, 0, {0, 9, 0}},               [23] = {VT_TUPLE, 0, {0, 9, 0}},
+    [24] = {VT_QUANT, 0, {0, 9, 0}},               [25] = {VT_UNRANKED, 0, {0, 9, 0}},
+    [26] = {VT_WITNESS, 0, {0, 9, 0}},             [27] = {VT_SCALAR, DT_F8E4M3FNUZ, {0, 10, 0}},
+    [28] = {VT_SCALAR, DT_F8E5M2FNUZ, {0, 10, 0}}, [29] = {VT_SCALAR, DT_F8E4M3B11FNUZ, {0, 11, 0}},
+    [30] = {VT_QUANT_AXIS, 0, {0, 18, 0}},         [31] = {VT_SCALAR, DT_I2, {1, 2, 0}},
+    [32] = {VT_SCALAR, DT_UI2, {1, 2, 0}},         [33] = {VT_NONE, 0, {1, 6, 0}},
+    [34] = {VT_SCALAR, DT_TF32, {1, 6, 0}},        [35] = {VT_SCALAR, DT_F8E4M3, {1, 7, 0}},
+    [36] = {VT_SCALAR, DT_F8E3M4, {1, 7, 0}},      [37] = {VT_SCALAR, DT_F4E2M1FN, {1, 8, 0}},
+    [38] = {VT_SCALAR, DT_F6E2M3FN, {1, 8, 0}},    [39] = {VT_SCALAR, DT_F6E3M2FN, {1, 8, 0}},
+    [40] = {VT_SCALAR, DT_F8E8M0FNU, {1, 8, 0}},   [41] = {VT_BUFFER, 0, {1, 13, 0}},
+    [42] = {VT_FUTURE, 0, {1, 15, 0}},
 };
+
+int vhlo_scalar_type_code(shl_dtype dt, const uint8_t **min) {
+  for (size_t i = 0; i < sizeof vhlo_types / sizeof vhlo_types[0]; i++)
+    if (vhlo_types[i].kind == VT_SCALAR && vhlo_types[i].dt == dt) {
+      *min = vhlo_types[i].min;
+      return (int)i;
+    }
+  return -1;
+}
+
+const uint8_t *vhlo_type_code_min(unsigned code) {
+  return code < sizeof vhlo_types / sizeof vhlo_types[0] ? vhlo_types[code].min : NULL;
+}
 
 /* Enum attributes: StableHLO's spelling and the names by value. */
 typedef struct {
@@ -69,6 +92,31 @@ static const vhlo_enum enum_rng_algorithm = ENUM("rng_algorithm", rng_alg);
 static const vhlo_enum enum_rng_distribution = ENUM("rng_distribution", rng_dist);
 static const vhlo_enum enum_transpose = ENUM("transpose", transpose);
 static const vhlo_enum enum_accuracy_mode = ENUM("result_accuracy_mode", accuracy_mode);
+
+static const struct {
+  const vhlo_enum *e;
+  unsigned code;
+} enum_codes[] = {
+    {&enum_comparison_direction, VA_COMPARISON_DIRECTION}, {&enum_comparison_type, VA_COMPARISON_TYPE},
+    {&enum_fft_type, VA_FFT_TYPE},                         {&enum_precision, VA_PRECISION},
+    {&enum_rng_algorithm, VA_RNG_ALGORITHM},               {&enum_rng_distribution, VA_RNG_DISTRIBUTION},
+    {&enum_transpose, VA_TRANSPOSE},                       {&enum_accuracy_mode, VA_RESULT_ACCURACY_MODE},
+};
+
+bool vhlo_enum_code(shl_str name, shl_str value, unsigned *code, uint64_t *v) {
+  for (size_t i = 0; i < sizeof enum_codes / sizeof enum_codes[0]; i++) {
+    const vhlo_enum *e = enum_codes[i].e;
+    if (!str_eq_c(name, e->name)) continue;
+    for (uint32_t k = 0; k < e->n; k++)
+      if (e->values[k] && str_eq_c(value, e->values[k])) {
+        *code = enum_codes[i].code;
+        *v = k;
+        return true;
+      }
+    return false;
+  }
+  return false;
+}
 
 /* ---- composing text (the builder's text helpers) ---- */
 
@@ -116,12 +164,9 @@ static void vt_attr(vtext *t, const shl_attr *a) {
   free(pr.buf);
 }
 
-static void vt_ints(vtext *t, const int64_t *v, uint32_t n, bool dyn_as_q) {
+static void vt_ints(vtext *t, const int64_t *v, uint32_t n) {
   vt_printf(t, "[");
-  for (uint32_t i = 0; i < n; i++) {
-    if (dyn_as_q && v[i] == INT64_MIN) vt_printf(t, "%s?", i ? ", " : "");
-    else vt_printf(t, "%s%lld", i ? ", " : "", (long long)v[i]);
-  }
+  for (uint32_t i = 0; i < n; i++) vt_printf(t, "%s%lld", i ? ", " : "", (long long)v[i]);
   vt_printf(t, "]");
 }
 
@@ -237,8 +282,12 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
     uint32_t n;
     ST_TRY(bc_svarints(c, &b, &n));
     vtext t = {0};
-    vt_printf(&t, "#stablehlo.type_extensions<bounds = ");
-    vt_ints(&t, b, n, true);
+    /* StableHLO's spelling of the bounds (its printer's). */
+    vt_printf(&t, "#stablehlo.bounds<");
+    for (uint32_t i = 0; i < n; i++) {
+      if (b[i] == INT64_MIN) vt_printf(&t, "%s?", i ? ", " : "");
+      else vt_printf(&t, "%s%lld", i ? ", " : "", (long long)b[i]);
+    }
     vt_printf(&t, ">");
     return vt_parse(r, at, &t, out);
   }
@@ -250,9 +299,9 @@ shl_status vhlo_read_attr(bc_cur *c, const shl_attr **out) {
     ST_TRY(bc_svarints(c, &ti, &nt));
     vtext t = {0};
     vt_printf(&t, "#stablehlo.output_operand_alias<output_tuple_indices = ");
-    vt_ints(&t, oti, no, false);
+    vt_ints(&t, oti, no);
     vt_printf(&t, ", operand_index = %lld, operand_tuple_indices = ", (long long)oi);
-    vt_ints(&t, ti, nt, false);
+    vt_ints(&t, ti, nt);
     vt_printf(&t, ">");
     return vt_parse(r, at, &t, out);
   }

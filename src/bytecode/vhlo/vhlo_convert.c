@@ -67,6 +67,15 @@ const vhlo_opinfo *vhlo_op_lookup(shl_str name) {
 
 static const char *target_name(const vhlo_opinfo *vi) { return vhlo_rows[vi - vhlo_infos].target; }
 
+size_t vhlo_ops_for(shl_str op, const vhlo_opinfo **out, size_t cap) {
+  /* stablehlo.return shares func.return's VHLO op. */
+  if (str_eq_c(op, "stablehlo.return")) op = str_of("func.return");
+  size_t n = 0;
+  for (size_t i = 0; i < N_VHLO_OPS && n < cap; i++)
+    if (str_eq_c(op, vhlo_rows[i].target)) out[n++] = vhlo_op_lookup(str_of(vhlo_rows[i].name));
+  return n;
+}
+
 /* ---- attribute list under conversion ---- */
 
 typedef struct {
@@ -171,7 +180,8 @@ static shl_status implode(alist *l, const char *target, const char *const *lists
     bld_text_ints(&t, v[k], n[k]);
     first = false;
   }
-  if (int_field) bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
+  /* StableHLO prints the integer field only when it is not 0. */
+  if (int_field && x) bld_text_printf(&t, "%s%s = %lld", first ? "" : ", ", int_field, (long long)x);
   bld_text_printf(&t, ">");
   for (const char *const *f = lists; *f; f++) erase(l, *f);
   if (int_field) erase(l, int_field);

@@ -36,13 +36,15 @@ static shl_status coll_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   if (!ids) return st_oom();
   v.ids = ids;
   shl_status st = coll_group(op, v.mode, v.n_rep, v.n_part, v.replica, v.partition, ids, &v.n, &v.pos);
-  coll_entry me = {op_id(op), pr ? (*pr->seq)++ : 0, po->n_in, in};
+  uint32_t dev = v.replica * v.n_part + v.partition;
+  /* A device in no group meets nobody (its result needs no peer). */
+  coll_entry me = {.kind = op_id(op), .seq = pr ? (*pr->seq)++ : 0, .n = po->n_in, .bufs = in, .ids = v.n ? ids : &dev,
+                   .n_ids = v.n ? v.n : 1};
   const coll_entry *self[1] = {&me};
   if (!st && pr) {
     coll_world *w = pr->world;
-    st = w->t->exchange(w, v.replica * v.n_part + v.partition, op, &me, &v.all);
-    if (!st) st = fn(ec, po, &v, out);
-    if (!st) st = w->t->release(w, v.replica * v.n_part + v.partition, op);
+    st = w->t->exchange(w, dev, op, &me, &v.all);
+    if (!st) st = coll_finish(w, dev, op, fn(ec, po, &v, out));
   } else if (!st) {
     v.all = self;
     st = fn(ec, po, &v, out);

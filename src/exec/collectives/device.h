@@ -15,4 +15,13 @@ struct exec_process {
   uint64_t *seq;          /* collectives this device has run (its own counter) */
 };
 
+/* After a successful exchange: releases (always, so that peers reading this
+ * device's buffers finish first) and returns `st`, or release's error. */
+static inline shl_status coll_finish(coll_world *w, uint32_t dev, const shl_op *op, shl_status st) {
+  shl_status r = w->t->release(w, dev, op);
+  if (!st) return r;
+  if (r) shloc_status_free(r);
+  return st;
+}
+
 #endif

@@ -3,7 +3,7 @@
 #include "groups.h"
 #include "exec/kernels/kutil.h"
 
-static int64_t channel_id(const shl_op *op) {
+int64_t coll_channel_id(const shl_op *op) {
   const shl_attr *a = op_attr(op, "channel_handle");
   int64_t h = 0;
   if (a && a->kind == AT_STRUCT)
@@ -14,7 +14,7 @@ static int64_t channel_id(const shl_op *op) {
 
 shl_status coll_mode_of(const shl_op *op, coll_mode *mode) {
   const shl_attr *ug = op_attr(op, "use_global_device_ids");
-  bool ch = channel_id(op) > 0, global = ug && (ug->kind == AT_UNIT || (ug->kind == AT_BOOL && ug->u.b));
+  bool ch = coll_channel_id(op) > 0, global = ug && (ug->kind == AT_UNIT || (ug->kind == AT_BOOL && ug->u.b));
   if (op_is(op, OP_ALL_TO_ALL) || op_is(op, OP_COLLECTIVE_PERMUTE) || op_is(op, OP_COLLECTIVE_BROADCAST)) {
     *mode = ch ? COLL_CROSS_PARTITION : COLL_CROSS_REPLICA;
     return NULL;

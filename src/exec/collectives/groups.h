@@ -7,6 +7,8 @@
 
 typedef enum { COLL_CROSS_REPLICA, COLL_CROSS_PARTITION, COLL_CROSS_REPLICA_AND_PARTITION, COLL_FLATTENED_IDS } coll_mode;
 
+/* The op's channel_handle's handle (0 without one). */
+int64_t coll_channel_id(const shl_op *op);
 /* The mode the op's channel_handle / use_global_device_ids select. */
 shl_status coll_mode_of(const shl_op *op, coll_mode *mode);
 /* The group of device (r, p) under `mode` and the op's replica_groups

@@ -1,9 +1,12 @@
 /* How devices of one multi-device run meet for a collective.  Every
- * collective is one rendezvous of all devices of the run (every device of an
- * SPMD program executes every collective): each device publishes its operand
- * buffers, waits until all have, computes its own result by reading its
+ * collective is one rendezvous of the devices of its process group (as the
+ * reference interpreter keys its rendezvous by group, so disjoint groups do
+ * not wait on each other): each device publishes its operand buffers, waits
+ * until its group's devices have, computes its own result by reading its
  * group's buffers in process-group order, and waits again before the buffers
- * are reused.  Results therefore never depend on arrival order.
+ * are reused.  Results therefore never depend on arrival order.  A
+ * transport may also meet all devices of the run instead (correct for SPMD
+ * programs, where every device runs every collective).
  *
  * The interface is a table of functions so that another transport (MPI) can
  * stand behind the same kernels; coll_threads_new is the in-process one. */
@@ -20,20 +23,32 @@ typedef struct {
   uint64_t seq;           /* the device's collective count, idem */
   uint32_t n;             /* operand buffers */
   shl_buf *const *bufs;
+  /* The devices that meet (flattened ids, in process-group order); n_ids = 0:
+   * all devices of the run. */
+  const uint32_t *ids;
+  uint32_t n_ids;
 } coll_entry;
 
 typedef struct {
-  /* Publishes dev's entry and waits for every device's; *all receives the
-   * n_devices entries (valid until coll_release). */
+  /* Publishes dev's entry and waits for the entries of its group's devices;
+   * *all receives the entries by device id (those of the group valid until
+   * release). */
   shl_status (*exchange)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine,
                           const coll_entry *const **all);
-  /* Waits until every device has read the exchanged buffers. */
+  /* Waits until every device of the group has read the exchanged buffers. */
   shl_status (*release)(coll_world *w, uint32_t dev, const shl_op *op);
   /* dev's program ended (failed: with an error); peers waiting for it stop. */
   void (*leave)(coll_world *w, uint32_t dev, bool failed);
   /* The first device that failed, or -1. */
   int64_t (*failed_device)(coll_world *w);
   void (*free)(coll_world *w);
+  /* Point-to-point, paired as the reference interpreter pairs stablehlo.send
+   * and stablehlo.recv: by channel id only (the op names no peer).  A send
+   * waits until some device waits in a recv on the same channel (the
+   * longest-waiting one), then hands over its n buffers, which must match
+   * the receiver's in number and size; recv waits until it has them. */
+  shl_status (*send)(coll_world *w, uint32_t dev, const shl_op *op, int64_t channel, shl_buf *const *bufs, uint32_t n);
+  shl_status (*recv)(coll_world *w, uint32_t dev, const shl_op *op, int64_t channel, shl_buf *const *bufs, uint32_t n);
 } coll_transport;
 
 struct coll_world {

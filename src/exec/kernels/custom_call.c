@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "exec/collectives/manual.h"
 #include "exec/plan.h"
 #include "ffi_call.h"
 #include "targets/jax/annotations.h"
@@ -109,6 +110,7 @@ static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
       switch (cp->jax) {
         case JAXT_SHAPE_ASSERTION: return shape_assertion(po->op, in);
         case JAXT_ALLOCATE_BUFFER: memset(out[0]->data, 0, out[0]->nbytes); return NULL;
+        case JAXT_SPMD_SHAPE: return coll_spmd_shape(ec, po, in[0], out[0]); /* equal types: aliased by the planner */
         case JAXT_IDENTITY: /* aliased by the planner: prepare rejected the others */
         case JAXT_SINK: return NULL;
       }

@@ -68,6 +68,10 @@ static shl_status choose(const shl_op *op, const alg_fields *f, ku_ck ck, dot_al
   char name[96];
   preset_name(f, name, sizeof name);
   bool f32acc = f->acc == DT_F32 && !f->imprecise;
+  /* Integer products and sums are exact (wrapping at the result width):
+   * there is nothing for float precision types to round, so any known
+   * algorithm computes the same values (StableHLO's interpreter ignores it). */
+  if (ck == CK_INT) return *out = DOT_ALG_DEFAULT, NULL;
   if (f32acc && ck == CK_F32) {
     if (f->lhs == DT_F32 && f->ops == 1) return *out = DOT_ALG_DEFAULT, NULL;
     if (f->lhs == DT_BF16 && f->ops == 1) return *out = DOT_ALG_BF16, NULL;

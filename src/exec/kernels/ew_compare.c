@@ -18,7 +18,7 @@ shl_status ew_compare_init(const shl_op *op, shl_dtype in, ew_compare_op *p) {
   p->ic = ew_cat_of(in);
   p->total = str_eq_c(t, "TOTALORDER");
   p->unsig = dtype_class(in) == DTC_UINT || dtype_class(in) == DTC_BOOL || str_eq_c(t, "UNSIGNED");
-  if (p->ic == EWC_NONE || (p->ic == EWC_CPLX && p->dir != CMP_EQ && p->dir != CMP_NE))
+  if (p->ic == EWC_NONE)
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported for element type %s", dtype_name(in));
   return NULL;
 }
@@ -27,6 +27,20 @@ shl_status ew_compare_init(const shl_op *op, shl_dtype in, ew_compare_op *p) {
 static uint64_t total_key(double d) {
   uint64_t u = fp_f64_bits(d);
   return (u >> 63) ? ~u : u | (1ull << 63);
+}
+
+/* (real, imag) pairs in lexicographic order, from the parts' relations
+ * (a NaN part is in none of them). */
+static bool cmp_lex(ew_cmp_dir d, bool rlt, bool req, bool rgt, bool ilt, bool ieq, bool igt) {
+  switch (d) {
+    case CMP_EQ: return req && ieq;
+    case CMP_NE: return !(req && ieq);
+    case CMP_GE: return rgt || (req && (igt || ieq));
+    case CMP_GT: return rgt || (req && igt);
+    case CMP_LE: return rlt || (req && (ilt || ieq));
+    case CMP_LT: return rlt || (req && ilt);
+  }
+  return false;
 }
 
 #define CMP_LOOP(T, X, Y)                                    \
@@ -79,15 +93,20 @@ void ew_compare_apply(const ew_compare_op *p, const void *pa, const void *pb, ui
       double complex a[EW_CHUNK], b[EW_CHUNK];
       ew_load_cplx(p->in, pa, off, m, a);
       ew_load_cplx(p->in, pb, off, m, b);
+      /* The spec orders complex numbers lexicographically by (real, imag),
+       * each part compared as compare_type says: x OP y is re OP' re' or
+       * (re == re' and im OP im'), OP' the strict form of OP. */
       if (p->total) {
-        /* total order on both parts: equal iff both keys are equal */
         for (int i = 0; i < m; i++) {
-          bool eq =
-              total_key(creal(a[i])) == total_key(creal(b[i])) && total_key(cimag(a[i])) == total_key(cimag(b[i]));
-          r[i] = p->dir == CMP_EQ ? eq : !eq;
+          uint64_t ar = total_key(creal(a[i])), br = total_key(creal(b[i]));
+          uint64_t ai = total_key(cimag(a[i])), bi = total_key(cimag(b[i]));
+          r[i] = cmp_lex(p->dir, ar < br, ar == br, ar > br, ai < bi, ai == bi, ai > bi);
         }
       } else {
-        for (int i = 0; i < m; i++) r[i] = p->dir == CMP_EQ ? a[i] == b[i] : a[i] != b[i];
+        for (int i = 0; i < m; i++) {
+          double ar = creal(a[i]), br = creal(b[i]), ai = cimag(a[i]), bi = cimag(b[i]);
+          r[i] = cmp_lex(p->dir, ar < br, ar == br, ar > br, ai < bi, ai == bi, ai > bi);
+        }
       }
     }
   }

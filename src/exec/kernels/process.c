@@ -183,7 +183,8 @@ const shl_kernel kernel_run_parallel = {grid_prepare, grid_run};
 static shl_status infeed_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)in;
   const shl_op *op = po->op;
-  if (!ec->proc) return op_error(op, SHLOC_ERR_UNSUPPORTED, "runs only inside interpreter.run_parallel (its infeed queue)");
+  if (!ec->proc || !ec->proc->grid)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED, "runs only inside interpreter.run_parallel (its infeed queue)");
   const grid_params *g = ec->proc->grid;
   struct grid_feed *feed = ec->proc->feed;
   /* The entry's plan is shared by the devices: run it under the lock. */

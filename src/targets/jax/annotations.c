@@ -11,8 +11,8 @@ static const struct {
   jax_target_kind kind;
 } targets[] = {
     {"Sharding", JAXT_IDENTITY},
-    {"SPMDFullToShardShape", JAXT_IDENTITY},
-    {"SPMDShardToFullShape", JAXT_IDENTITY},
+    {"SPMDFullToShardShape", JAXT_SPMD_SHAPE},
+    {"SPMDShardToFullShape", JAXT_SPMD_SHAPE},
     {"annotate_device_placement", JAXT_IDENTITY},
     {"xla.sdy.GlobalToLocalShape", JAXT_IDENTITY},
     {"xla.sdy.LocalToGlobalShape", JAXT_IDENTITY},
@@ -38,7 +38,7 @@ bool jax_target_lookup(shl_str name, jax_target_kind *kind) {
 }
 
 bool jax_target_forwards(const shl_op *op, jax_target_kind kind) {
-  if (kind != JAXT_IDENTITY || op->n_results > op->n_operands) return false;
+  if ((kind != JAXT_IDENTITY && kind != JAXT_SPMD_SHAPE) || op->n_results > op->n_operands) return false;
   for (uint32_t i = 0; i < op->n_results; i++)
     if (!type_eq(op->operands[i]->type, op->results[i].type)) return false;
   return true;
@@ -82,6 +82,14 @@ shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind
                         (int)name.n, name.p, i);
       }
       return NULL;
+    case JAXT_SPMD_SHAPE: {
+      const shl_type *a = op->n_operands == 1 ? op->operands[0]->type : NULL, *r = op->n_results == 1 ? op->results[0].type : NULL;
+      if (!a || !r || a->kind != TY_TENSOR || r->kind != TY_TENSOR || a->rank != r->rank ||
+          type_storage_dtype(a) != type_storage_dtype(r))
+        return op_error(op, SHLOC_ERR_VERIFY, "target '%.*s' takes one tensor and returns one of its element type and rank",
+                        (int)name.n, name.p);
+      return NULL;
+    }
     case JAXT_SINK:
       if (op->n_results) return op_error(op, SHLOC_ERR_VERIFY, "target 'dce_sink' has no results");
       return NULL;

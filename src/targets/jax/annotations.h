@@ -13,6 +13,8 @@ typedef enum {
   JAXT_SINK,            /* no results, no effect */
   JAXT_SHAPE_ASSERTION, /* operand 0 (tensor<i1>) must be true, else error_message */
   JAXT_ALLOCATE_BUFFER, /* no operands, one fresh buffer: zero-filled (the content is unspecified) */
+  JAXT_SPMD_SHAPE,      /* SPMDFullToShardShape / SPMDShardToFullShape: an identity when the types agree; else a
+                           device's tile of a global value, or the global value from the devices' tiles */
 } jax_target_kind;
 
 /* The built-in target called `name`; false for any other name. */
@@ -21,8 +23,8 @@ bool jax_target_lookup(shl_str name, jax_target_kind *kind);
  * that the executor can alias instead of running it. */
 bool jax_target_forwards(const shl_op *op, jax_target_kind kind);
 /* The operand and result rules of the kind; an identity whose shapes differ
- * (a per-device shape, SPMDFullToShardShape) needs several devices and is
- * reported as unsupported.  Errors name the op and the target. */
+ * is unsupported, except SPMDFullToShardShape / SPMDShardToFullShape, which
+ * change shapes on several devices.  Errors name the op and the target. */
 shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind);
 
 /* shape_assertion's message: `fmt` with llvm::formatv replacements

@@ -1,0 +1,36 @@
+/* Writing StableHLO portable artifacts: MLIR bytecode of the versioned VHLO
+ * dialect, as `stablehlo-translate --serialize --target=X.Y.Z` writes them.
+ * (Reading needs nothing extra: shloc_module_parse takes artifacts too.) */
+#ifndef SHLOC_ARTIFACT_H
+#define SHLOC_ARTIFACT_H
+
+#include "shloc/shloc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  SHLOC_SERIALIZE_STRIP_DEBUGINFO = 1u << 0, /* every location unknown (stablehlo-translate --strip-debuginfo) */
+};
+
+/* Serializes |m| as a portable artifact for |target_version|: "X.Y.Z"
+ * between shloc_vhlo_minimum_version() and shloc_vhlo_current_version(),
+ * "current" (also for NULL), or "oldest" (the oldest version that can
+ * express the module, see shloc_module_min_version).  *out_bytes is
+ * malloc'd.  A module using an op, attribute or type newer than the target
+ * is refused with an error at that op naming the first version that has it;
+ * ops outside StableHLO/func (CHLO, Shardy, ...) are refused. */
+SHLOC_API shloc_status shloc_module_serialize(const shloc_module *m, const char *target_version, unsigned flags,
+                                              void **out_bytes, size_t *out_len);
+/* The oldest StableHLO version ("X.Y.Z") whose VHLO expresses every op,
+ * attribute and type of |m|, written to |buf| (room for |cap| bytes). */
+SHLOC_API shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap);
+/* The newest and the oldest versions shloc writes ("1.20.0", "0.9.0"). */
+SHLOC_API const char *shloc_vhlo_current_version(void);
+SHLOC_API const char *shloc_vhlo_minimum_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

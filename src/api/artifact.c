@@ -1,0 +1,98 @@
+/* Public entry points for writing portable artifacts (include/shloc/artifact.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bytecode/vhlo/vhlo.h"
+#include "bytecode/vhlo/vhlo_write.h"
+#include "shloc/artifact.h"
+
+const char *shloc_vhlo_current_version(void) { return "1.20.0"; }
+const char *shloc_vhlo_minimum_version(void) { return "0.9.0"; }
+
+static const uint32_t minimum_version[3] = {0, 9, 0};
+
+/* The bytecode format StableHLO writes for each of its versions
+ * (stablehlo/dialect/Version.cpp, getBytecodeVersion). */
+static int64_t bytecode_version_for(const uint32_t *v) {
+  if (vx_older(v, 0, 10, 0)) return 0;
+  if (vx_older(v, 0, 12, 0)) return 1;
+  if (vx_older(v, 0, 14, 0)) return 3;
+  if (vx_older(v, 0, 15, 0)) return 4;
+  return 6;
+}
+
+static shl_status parse_version(const char *s, uint32_t out[3]) {
+  unsigned long v[3];
+  const char *p = s;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    if (*p < '0' || *p > '9') goto bad;
+    v[i] = strtoul(p, &end, 10);
+    if (v[i] > 9999 || (i < 2 && *end != '.') || (i == 2 && *end)) goto bad;
+    out[i] = (uint32_t)v[i];
+    p = end + 1;
+  }
+  const uint32_t *cur = vhlo_current_version();
+  if (vx_older(out, 0, 9, 0) || vx_older(cur, out[0], out[1], out[2]))
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL,
+                    "target version %s is outside the supported range %s to %s", s, shloc_vhlo_minimum_version(),
+                    shloc_vhlo_current_version());
+  return NULL;
+bad:
+  return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL,
+                  "invalid target version '%s' (expected X.Y.Z between %s and %s, 'current' or 'oldest')", s,
+                  shloc_vhlo_minimum_version(), shloc_vhlo_current_version());
+}
+
+/* Converts m for `target` (probe: finds the oldest version instead). */
+static shl_status convert(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
+                          uint8_t **out, size_t *len, uint32_t need[3]) {
+  bw_writer w;
+  bw_init(&w, bytecode_version_for(target), producer);
+  vx_ctx x = {.w = &w, .probe = probe, .strip = strip};
+  memcpy(x.target, target, sizeof x.target);
+  memcpy(x.need, minimum_version, sizeof x.need);
+  x.d_builtin = bw_dialect(&w, "builtin", 7);
+  x.d_vhlo = bw_dialect(&w, "vhlo", 4);
+  strmap_init(&x.ops_cache, &w.arena);
+  bw_op *root;
+  shl_status st = vhlo_write_module(m, &x, &root);
+  if (!st && out) st = bw_write(&w, root, out, len);
+  if (need) memcpy(need, x.need, sizeof x.need);
+  bw_free(&w);
+  return st;
+}
+
+shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap) {
+  if (!m || !m->top || !buf) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");
+  uint32_t need[3];
+  ST_TRY(convert(m, vhlo_current_version(), true, true, "", NULL, NULL, need));
+  snprintf(buf, cap, "%u.%u.%u", need[0], need[1], need[2]);
+  return NULL;
+}
+
+shloc_status shloc_module_serialize(const shloc_module *m, const char *target_version, unsigned flags,
+                                    void **out_bytes, size_t *out_len) {
+  if (!out_bytes || !out_len) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no output");
+  *out_bytes = NULL;
+  *out_len = 0;
+  if (!m || !m->top) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");
+  char vbuf[48];
+  const char *ver = target_version && strcmp(target_version, "current") ? target_version : shloc_vhlo_current_version();
+  if (!strcmp(ver, "oldest")) {
+    ST_TRY(shloc_module_min_version(m, vbuf, sizeof vbuf));
+    ver = vbuf;
+  }
+  uint32_t target[3];
+  ST_TRY(parse_version(ver, target));
+  char producer[64];
+  snprintf(producer, sizeof producer, "StableHLO_v%s", ver);
+  /* Patch releases share their minor release's VHLO. */
+  uint32_t vt[3] = {target[0], target[1], 0};
+  uint8_t *bytes;
+  size_t len;
+  ST_TRY(convert(m, vt, false, flags & SHLOC_SERIALIZE_STRIP_DEBUGINFO, producer, &bytes, &len, NULL));
+  *out_bytes = bytes;
+  *out_len = len;
+  return NULL;
+}

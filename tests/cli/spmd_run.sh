@@ -1,0 +1,157 @@
+#!/bin/sh
+# shloc run on several devices (threads): a shard_map program in the form
+# jax.jit(shard_map(f, mesh, in_specs=P('x'), out_specs=P())) exports with a
+# psum inside, on meshes of 2 and 4 devices, matches the same computation
+# written for one device and hand-computed values; per-device input files
+# assembled by mhlo.sharding (iota, transposed iota) and sdy.sharding;
+# per-device outputs cut by the result's sharding; the errors.
+SHLOC=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+# mk FILE 'dense<...> : tensor<...>': writes that constant as FILE (.npy).
+mk() {
+  printf 'func.func @main() -> %s {\n  %%c = stablehlo.constant %s\n  return %%c : %s\n}\n' "${2#*: }" "$2" "${2#*: }" > "$tmp/gen.mlir"
+  "$SHLOC" run "$tmp/gen.mlir" -o "$1" || fail "cannot write $1"
+}
+# shmap N: the exported module for a 1-D mesh of N devices over 8 elements.
+shmap() {
+  n=$1
+  l=$((8 / n))
+  ids=$(seq -s ', ' 0 $((n - 1)))
+  cat <<MLIR
+module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.frontend_attributes = {xla.sdy.use_tuple_args = false}, mhlo.num_partitions = $n : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=$n]>
+  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<${l}xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%arg1: tensor<${l}xf32>) {
+      %1 = stablehlo.multiply %arg1, %arg1 : tensor<${l}xf32>
+      %cst = stablehlo.constant dense<1.000000e+00> : tensor<${l}xf32>
+      %2 = stablehlo.add %1, %cst : tensor<${l}xf32>
+      %3 = "stablehlo.all_reduce"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[$ids]]> : tensor<1x${n}xi64>, use_global_device_ids}> ({
+      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+        %4 = stablehlo.add %arg2, %arg3 : tensor<f32>
+        stablehlo.return %4 : tensor<f32>
+      }) : (tensor<${l}xf32>) -> tensor<${l}xf32>
+      sdy.return %3 : tensor<${l}xf32>
+    } : (tensor<8xf32>) -> tensor<${l}xf32>
+    return %0 : tensor<${l}xf32>
+  }
+}
+MLIR
+}
+# The same on one device: tiles as rows, summed.
+single() {
+  n=$1
+  l=$((8 / n))
+  cat <<MLIR
+func.func @main(%x: tensor<8xf32>) -> tensor<${l}xf32> {
+  %r = stablehlo.reshape %x : (tensor<8xf32>) -> tensor<${n}x${l}xf32>
+  %1 = stablehlo.multiply %r, %r : tensor<${n}x${l}xf32>
+  %c = stablehlo.constant dense<1.0> : tensor<${n}x${l}xf32>
+  %2 = stablehlo.add %1, %c : tensor<${n}x${l}xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%2 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<${n}x${l}xf32>, tensor<f32>) -> tensor<${l}xf32>
+  return %s : tensor<${l}xf32>
+}
+MLIR
+}
+mk "$tmp/x.npy" 'dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>'
+# x*x + 1 = [2, 5, 10, 17, 26, 37, 50, 65], its tiles summed by hand.
+for case in "2 dense<[2.800000e+01, 4.200000e+01, 6.000000e+01, 8.200000e+01]>" "4 dense<[8.800000e+01, 1.240000e+02]>"; do
+  n=${case%% *}
+  want=${case#* }
+  shmap "$n" > "$tmp/shmap$n.mlir"
+  single "$n" > "$tmp/single$n.mlir"
+  "$SHLOC" run "$tmp/shmap$n.mlir" --input "$tmp/x.npy" > "$tmp/multi.out" 2>&1 || { cat "$tmp/multi.out"; fail "shard_map on $n devices"; }
+  "$SHLOC" run "$tmp/single$n.mlir" --input "$tmp/x.npy" > "$tmp/single.out" 2>&1 || { cat "$tmp/single.out"; fail "single-device $n"; }
+  cmp -s "$tmp/multi.out" "$tmp/single.out" || { cat "$tmp/multi.out" "$tmp/single.out"; fail "$n devices differ from one device"; }
+  grep -qF "$want" "$tmp/multi.out" || { cat "$tmp/multi.out"; fail "$n devices: expected $want"; }
+  # The flags may repeat the module's grid; -o writes the result once.
+  "$SHLOC" run "$tmp/shmap$n.mlir" --replicas 1 --partitions "$n" --input "$tmp/x.npy" -o "$tmp/y.npy" || fail "flags $n"
+  "$SHLOC" run "$tmp/single$n.mlir" --input "$tmp/x.npy" -o "$tmp/y1.npy" || fail "single -o $n"
+  cmp -s "$tmp/y.npy" "$tmp/y1.npy" || fail "-o on $n devices differs from one device"
+done
+# A grid that contradicts the module.
+if "$SHLOC" run "$tmp/shmap2.mlir" --partitions 4 --input "$tmp/x.npy" > "$tmp/out" 2>&1; then fail "accepted --partitions 4"; fi
+grep -q "partitions 4 contradicts the module's mhlo.num_partitions = 2" "$tmp/out" || { cat "$tmp/out"; fail "grid message"; }
+# Per-device inputs: each device's tile of the sdy-sharded argument.
+mk "$tmp/t.dev0.npy" 'dense<[1.0, 2.0]> : tensor<2xf32>'
+mk "$tmp/t.dev1.npy" 'dense<[3.0, 4.0]> : tensor<2xf32>'
+mk "$tmp/t.dev2.npy" 'dense<[5.0, 6.0]> : tensor<2xf32>'
+mk "$tmp/t.dev3.npy" 'dense<[7.0, 8.0]> : tensor<2xf32>'
+"$SHLOC" run "$tmp/shmap4.mlir" --input-per-device --input "$tmp/t.npy" -o "$tmp/r.npy" || fail "per-device inputs"
+for d in 0 1 2 3; do cmp -s "$tmp/r.dev$d.npy" "$tmp/y1.npy" || fail "per-device output $d"; done
+# A tile of the wrong shape names the device's file.
+mk "$tmp/t.dev2.npy" 'dense<[5.0, 6.0, 0.0]> : tensor<3xf32>'
+if "$SHLOC" run "$tmp/shmap4.mlir" --input-per-device --input "$tmp/t.npy" > "$tmp/out" 2>&1; then fail "accepted a bad tile"; fi
+grep -q "argument #0 (.*t.npy): expected the sharding's tile shape" "$tmp/out" || { cat "$tmp/out"; fail "tile message"; }
+# GSPMD form: mhlo.sharding with a transposed iota; device k's tile is the
+# block the tile assignment [[0, 2], [1, 3]] gives it.  The program sums
+# the global array by columns.
+cat > "$tmp/gspmd.mlir" <<'MLIR'
+module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x4xi32> {mhlo.sharding = "{devices=[2,2]<=[2,2]T(1,0)}"}) -> (tensor<4x4xi32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) {
+    %z = stablehlo.constant dense<0> : tensor<i32>
+    %s = stablehlo.reduce(%arg0 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x4xi32>, tensor<i32>) -> tensor<4xi32>
+    %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<4xi32>) -> tensor<4x4xi32>
+    %r = stablehlo.add %arg0, %b : tensor<4x4xi32>
+    return %r : tensor<4x4xi32>
+  }
+}
+MLIR
+mk "$tmp/g.dev0.npy" 'dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>'
+mk "$tmp/g.dev1.npy" 'dense<[[10, 20], [30, 40]]> : tensor<2x2xi32>'
+mk "$tmp/g.dev2.npy" 'dense<[[100, 200], [300, 400]]> : tensor<2x2xi32>'
+mk "$tmp/g.dev3.npy" 'dense<[[1000, 2000], [3000, 4000]]> : tensor<2x2xi32>'
+# Global: [[1, 2, 100, 200], [3, 4, 300, 400], [10, 20, 1000, 2000], [30, 40, 3000, 4000]];
+# column sums [44, 66, 4400, 6600]; the result's rows go to devices 0..3.
+"$SHLOC" run "$tmp/gspmd.mlir" --input-per-device --input "$tmp/g.npy" -o "$tmp/h.npy" --print > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "gspmd"; }
+grep -q "device #1:" "$tmp/out" || { cat "$tmp/out"; fail "per-device print"; }
+tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<\[\[45, 68, 4500, 6800\]\]> : tensor<1x4xi32>device #1:dense<\[\[47, 70, 4700, 7000\]\]> : tensor<1x4xi32>device #2:dense<\[\[54, 86, 5400, 8600\]\]> : tensor<1x4xi32>device #3:dense<\[\[74, 106, 7400, 10600\]\]> : tensor<1x4xi32>" || { cat "$tmp/out"; fail "gspmd values"; }
+# Results that differ between devices need per-device outputs.
+cat > "$tmp/ids.mlir" <<'MLIR'
+module attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @main() -> tensor<ui32> {
+    %p = stablehlo.partition_id : tensor<ui32>
+    return %p : tensor<ui32>
+  }
+}
+MLIR
+if "$SHLOC" run "$tmp/ids.mlir" > "$tmp/out" 2>&1; then fail "accepted differing results"; fi
+grep -q "result #0 differs between device #0 and device #1" "$tmp/out" || { cat "$tmp/out"; fail "differ message"; }
+"$SHLOC" run "$tmp/ids.mlir" --input-per-device > "$tmp/out" || fail "per-device ids"
+tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<0> : tensor<ui32>device #1:dense<1> : tensor<ui32>" || { cat "$tmp/out"; fail "ids values"; }
+# send/recv between the partitions of a shloc run; a recv nobody serves
+# stops every device with an error (bounded by timeout) instead of hanging.
+cat > "$tmp/p2p.mlir" <<'MLIR'
+module attributes {mhlo.num_partitions = 2 : i32} {
+  func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
+    %t = stablehlo.after_all : !stablehlo.token
+    %p = stablehlo.partition_id : tensor<ui32>
+    %z = stablehlo.constant dense<0> : tensor<ui32>
+    %first = stablehlo.compare EQ, %p, %z : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
+    %r = "stablehlo.if"(%first) ({
+      %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
+      stablehlo.return %x : tensor<2xi32>
+    }, {
+      %v:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>, !stablehlo.token)
+      %d = stablehlo.add %v#0, %v#0 : tensor<2xi32>
+      stablehlo.return %d : tensor<2xi32>
+    }) : (tensor<i1>) -> tensor<2xi32>
+    return %r : tensor<2xi32>
+  }
+}
+MLIR
+mk "$tmp/v.dev0.npy" 'dense<[5, 7]> : tensor<2xi32>'
+mk "$tmp/v.dev1.npy" 'dense<[0, 0]> : tensor<2xi32>'
+"$SHLOC" run "$tmp/p2p.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "send/recv run"; }
+tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<\[5, 7\]> : tensor<2xi32>device #1:dense<\[10, 14\]> : tensor<2xi32>" || { cat "$tmp/out"; fail "send/recv values"; }
+if command -v timeout >/dev/null; then
+  sed 's/handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/handle = 4, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/' "$tmp/p2p.mlir" > "$tmp/stuck.mlir"
+  timeout 60 "$SHLOC" run "$tmp/stuck.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1
+  rc=$?
+  [ $rc -eq 124 ] && fail "a recv without a sender hangs"
+  [ $rc -eq 0 ] && fail "a recv without a sender succeeded"
+  grep -q "every device still running waits for another" "$tmp/out" || { cat "$tmp/out"; fail "stuck message"; }
+fi
+echo PASS
