@@ -6,7 +6,7 @@ SHARED     ?= ../shared
 SHLOC      := $(BUILD)/shloc
 PREFIX     ?= /usr/local
 
-.PHONY: all build deps test test-asan demo conformance fuzz bench clean install uninstall
+.PHONY: all build deps test test-asan demo conformance conformance-compiled fuzz bench clean install uninstall
 
 all: build
 
@@ -38,6 +38,12 @@ demo: deps build
 
 conformance: build
 	@scripts/conformance.sh $(SHLOC) $(SHARED)/conformance
+
+# Every static conformance program compiled by `shloc compile` into an
+# executable and run (README, "shloc compile"); two at a time, ~15 min; not
+# part of `make test`.  Programs the lowering refuses are counted by op.
+conformance-compiled: build
+	@scripts/conformance_compiled.sh $(SHLOC) $(SHARED)/conformance 2
 
 fuzz:
 	@scripts/fuzz.sh

@@ -24,7 +24,7 @@ static const command commands[] = {
      false},
     {"lower", cmd_lower_linalg, "lower a static program to upstream MLIR (--to=linalg) for mlir-opt", false},
     {"serialize", cmd_serialize, "write a StableHLO portable artifact (VHLO bytecode) for a target version", false},
-    {"compile", cmd_compile, "lower, then mlir-opt-22 / mlir-translate-22 / clang-22 to LLVM IR or an object", false},
+    {"compile", cmd_compile, "compile through mlir-opt-22 / mlir-translate-22 / clang-22: LLVM IR, an object + header, or an executable", false},
 };
 
 static void usage(FILE *f) {

@@ -3,6 +3,7 @@
 #include "passes/lower_linalg.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "passes/lower_custom_calls.h"
 #include "passes/lower_linalg_emit.h"
@@ -339,6 +340,30 @@ static shl_status emit_constant(ll_emit *e, const shl_op *op) {
   return NULL;
 }
 
+/* True when the module defines (not just declares) function `name`. */
+static bool is_defined(const ll_emit *e, shl_str name) {
+  for (const shl_op *f = e->top->first; f; f = f->next)
+    if (op_is(f, OP_FUNC) && func_body(f) && str_eq(func_sym_name(f), name)) return true;
+  return false;
+}
+
+/* @name, with the function prefix for defined functions. */
+static void func_symbol(ll_emit *e, shl_str name) {
+  if (*e->func_prefix && is_defined(e, name)) {
+    char *joined = NULL;
+    size_t n = strlen(e->func_prefix);
+    if ((joined = malloc(n + name.n))) {
+      memcpy(joined, e->func_prefix, n);
+      memcpy(joined + n, name.p, name.n);
+      pr_symbol_name(&e->pr, (shl_str){joined, n + name.n});
+      free(joined);
+      return;
+    }
+    e->pr.oom = true;
+  }
+  pr_symbol_name(&e->pr, name);
+}
+
 /* func.call, or a composite as a call of its decomposition. */
 static shl_status emit_call(ll_emit *e, const shl_op *op) {
   const shl_attr *callee = op_attr(op, op_is(op, OP_COMPOSITE) ? "decomposition" : "callee");
@@ -346,7 +371,7 @@ static shl_status emit_call(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "func.call ");
-  pr_str(&e->pr, callee->u.sym.text);
+  func_symbol(e, callee->u.sym.root);
   pr_puts(&e->pr, "(");
   value_list(e, op->operands, op->n_operands);
   pr_puts(&e->pr, ") : (");
@@ -421,6 +446,7 @@ static shl_status emit_op(ll_emit *e, const shl_op *op) {
   case OP_GET_TUPLE_ELEMENT: return emit_tuple_op(e, op);
   default: break;
   }
+  if (ll_is_check(op)) return ll_check(e, op);
   if (!callout_allowed(op)) return ll_refuse(op, "it needs other devices, the host or tokens");
   /* A native pattern may stop half-way: its text and numbers are rolled back. */
   size_t len = e->pr.len;
@@ -468,7 +494,7 @@ static shl_status emit_func(ll_emit *e, const shl_op *f) {
     pr_str(&e->pr, vis->u.str);
     pr_puts(&e->pr, " ");
   }
-  pr_symbol_name(&e->pr, func_sym_name(f));
+  func_symbol(e, func_sym_name(f));
   pr_puts(&e->pr, "(");
   for (uint32_t i = 0; i < ft->n_in; i++) {
     if (i) pr_puts(&e->pr, ", ");
@@ -483,14 +509,15 @@ static shl_status emit_func(ll_emit *e, const shl_op *f) {
   type_list(e, ft->n_out, ft->out);
   pr_puts(&e->pr, ")");
   const shl_attr *cc = op_attr(f, PASS_CUSTOM_CALL_ATTR);
-  if (cc || op_attr(f, "llvm.emit_c_interface")) {
-    pr_puts(&e->pr, " attributes {llvm.emit_c_interface");
-    if (cc) {
-      pr_puts(&e->pr, ", " PASS_CUSTOM_CALL_ATTR " = ");
-      pr_attr(&e->pr, cc);
-    }
-    pr_puts(&e->pr, "}");
+  /* Every function gets upstream's C interface (_mlir_ciface_NAME over
+   * memref descriptors): defined ones for their callers in C, declarations
+   * because the shim and libshloc's runtime implement that interface. */
+  pr_puts(&e->pr, " attributes {llvm.emit_c_interface");
+  if (cc) {
+    pr_puts(&e->pr, ", " PASS_CUSTOM_CALL_ATTR " = ");
+    pr_attr(&e->pr, cc);
   }
+  pr_puts(&e->pr, "}");
   if (!body) return NULL;
   pr_puts(&e->pr, " {");
   e->pr.indent += 1;
@@ -501,11 +528,52 @@ static shl_status emit_func(ll_emit *e, const shl_op *f) {
   return NULL;
 }
 
+/* Every custom call but the checks becomes a call of an external function;
+ * checks are lowered to the check runtime by ll_check. */
+static shl_status collect_targets(shl_arena *a, const shl_region *r, const char ***v, size_t *n, size_t *cap) {
+  for (uint32_t bi = 0; bi < r->n_blocks; bi++)
+    for (const shl_op *op = r->blocks[bi]->first; op; op = op->next) {
+      const shl_attr *t = op_is(op, OP_CUSTOM_CALL) ? op_attr(op, "call_target_name") : NULL;
+      if (t && t->kind == AT_STRING && !ll_is_check_target(t->u.str)) {
+        if (*n == *cap) {
+          size_t ncap = *cap ? *cap * 2 : 8;
+          const char **nv = realloc(*v, ncap * sizeof *nv);
+          if (!nv) return st_oom();
+          *v = nv;
+          *cap = ncap;
+        }
+        char *name = arena_alloc(a, t->u.str.n + 1);
+        if (!name) return st_oom();
+        memcpy(name, t->u.str.p, t->u.str.n);
+        name[t->u.str.n] = '\0';
+        (*v)[(*n)++] = name;
+      }
+      for (uint32_t k = 0; k < op->n_regions; k++) ST_TRY(collect_targets(a, &op->regions[k], v, n, cap));
+    }
+  return NULL;
+}
+
+static shl_status lower_custom_calls_but_checks(shloc_module *m) {
+  const char **targets = NULL;
+  size_t n = 0, cap = 0;
+  static const char *const none[] = {""}; /* a non-NULL empty list selects no target */
+  shl_status st = collect_targets(&m->arena, &m->top->regions[0], &targets, &n, &cap);
+  pass_lcc_options o = {targets ? targets : none, n};
+  if (!st) st = pass_lower_custom_calls(m, &o);
+  free(targets);
+  return st;
+}
+
 shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
+  return pass_lower_linalg_with(m, NULL, out, out_len);
+}
+
+shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_options *opts, char **out,
+                                  size_t *out_len) {
   *out = NULL;
   *out_len = 0;
-  ST_TRY(pass_lower_custom_calls(m, NULL));
-  ll_emit e = {0};
+  ST_TRY(lower_custom_calls_but_checks(m));
+  ll_emit e = {.top = m->top->regions[0].blocks[0], .func_prefix = opts && opts->func_prefix ? opts->func_prefix : ""};
   e.globals.indent = 1;
   pr_puts(&e.pr, "module {");
   e.pr.indent = 1;
@@ -515,6 +583,9 @@ shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
     else st = ll_refuse(op, "only func.func is covered at module level");
   }
   if (e.n_sites) pr_putn(&e.pr, e.globals.buf, e.globals.len); /* already indented by one */
+  ll_check_declarations(&e);
+  ll_blas_declarations(&e);
+  ll_libm_declarations(&e);
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");

@@ -58,6 +58,9 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   int nb = (int)nlb, nc = (int)nlc, nlf = lt->rank - nb - nc, nrf = rt_->rank - nb - nc;
   int n_par = nb + nlf + nrf, n_all = n_par + nc;
   if (n_par != out->rank || n_all > LL_MAX_RANK) return ll_refuse(op, "bad dot_dimension_numbers");
+  bool blas;
+  ST_TRY(ll_dot_blas(e, op, lb, rb, nlb, lc, rc, nlc, &blas));
+  if (blas) return NULL;
   int64_t lmap[LL_MAX_RANK], rmap[LL_MAX_RANK];
   operand_map(lt->rank, lb, nlb, lc, nlc, nb, n_par, lmap);
   operand_map(rt_->rank, rb, nrb, rc, nrc, nb + nlf, n_par, rmap);

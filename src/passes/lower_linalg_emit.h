@@ -10,6 +10,11 @@ typedef struct {
   shl_printer globals; /* module-level declarations, printed after the functions */
   uint32_t next_id;
   uint32_t n_sites;    /* shloc_rt_op call sites so far */
+  const shl_block *top;    /* the module body, to tell defined functions from declarations */
+  const char *func_prefix; /* prepended to the name of every defined function ("" = none) */
+  uint64_t check_dtypes;   /* element types (bit per shl_dtype) whose check runtime function is called */
+  unsigned gemm_dtypes;    /* bit 0: shloc_rt_gemm_f32 is called, bit 1: shloc_rt_gemm_f64 */
+  unsigned libm_used;      /* libm functions called (ll_libm_call) */
 } ll_emit;
 
 /* A value's scratch id with this bit holds its own temporary number even
@@ -67,5 +72,25 @@ shl_status ll_reduce(ll_emit *e, const shl_op *op);
 shl_status ll_map_op(ll_emit *e, const shl_op *op);
 shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, const uint32_t *args, uint32_t *res,
                           uint32_t n_res);
+/* check.* ops and custom calls -> calls of the check runtime (lower_linalg_check.c). */
+bool ll_is_check_target(shl_str target);
+bool ll_is_check(const shl_op *op);
+shl_status ll_check(ll_emit *e, const shl_op *op);
+/* The runtime declarations the checks emitted so far call. */
+void ll_check_declarations(ll_emit *e);
+/* dot_general as BLAS calls when the layouts allow (lower_linalg_blas.c;
+ * batching/contracting dimensions as in the attribute); *handled false:
+ * nothing emitted. */
+shl_status ll_dot_blas(ll_emit *e, const shl_op *op, const int64_t *lb, const int64_t *rb, size_t nb,
+                       const int64_t *lc, const int64_t *rc, size_t nc, bool *handled);
+void ll_blas_declarations(ll_emit *e);
+/* libm functions called directly (lower_linalg_libm.c): f32 or f64 by the
+ * element type (narrower floats via f32). */
+typedef enum { LL_LIBM_EXPM1, LL_LIBM_COUNT } ll_libm;
+uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt);
+void ll_libm_declarations(ll_emit *e);
+/* tanh on f32 (or a narrower float, via f32) exactly as the interpreter's
+ * vector kernel (vtanh) computes it. */
+uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt);
 
 #endif

@@ -302,6 +302,14 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
     if (!uns) break;
     *res = ll_bin(e, id == OP_MAXIMUM ? "arith.maxui" : "arith.minui", a[0], a[1], dt);
     return NULL;
+  case OP_TANH: /* the interpreter's f32 tanh (XLA's), vectorizable; f64: math.tanh */
+    if (!fl || dt == DT_F64) break;
+    *res = ll_xla_tanh(e, a[0], dt);
+    return NULL;
+  case OP_EXPONENTIAL_MINUS_ONE: /* math.expm1 would become exp(x) - 1 */
+    if (!fl) break;
+    *res = ll_libm_call(e, LL_LIBM_EXPM1, a[0], dt);
+    return NULL;
   case OP_IS_FINITE:
     if (!fl) break;
     *res = ins(e, "math.isfinite", a[0], NULL, dt);

@@ -64,10 +64,15 @@ static bool float_almost(shl_dtype dt, uint64_t a, uint64_t b, double tol) {
 
 shl_status check_compare(const shl_op *op, check_mode mode, const shl_buf *actual, const void *expected, double tol,
                          uint64_t min_ulp, uint64_t max_ulp, bool *all_ok) {
+  return check_compare_at(&op->pos, op_name_cstr(op), mode, actual, expected, tol, min_ulp, max_ulp, all_ok);
+}
+
+shl_status check_compare_at(const shl_srcpos *pos, const char *name, check_mode mode, const shl_buf *actual,
+                            const void *expected, double tol, uint64_t min_ulp, uint64_t max_ulp, bool *all_ok) {
   shl_dtype dt = actual->dtype;
   bool is_c = dtype_is_complex(dt), is_f = dtype_is_float(dt);
   if ((mode == CHECK_ALMOST || mode == CHECK_ULP) && !is_c && !is_f)
-    return op_error(op, SHLOC_ERR_VERIFY, "needs floating-point or complex operands");
+    return st_error(SHLOC_ERR_VERIFY, pos, name, "'%s' needs floating-point or complex operands", name);
   shl_dtype part = dt == DT_C64 ? DT_F32 : dt == DT_C128 ? DT_F64 : dt;
   size_t sz = dtype_bytes(dt), psz = dtype_bytes(part);
   int parts = is_c ? 2 : 1;
@@ -97,9 +102,11 @@ shl_status check_compare(const shl_op *op, check_mode mode, const shl_buf *actua
       fmt_elem(actual, expected, i, se, sizeof se);
       fmt_index(actual, i, si, sizeof si);
       if (mode == CHECK_ULP)
-        return op_error(op, SHLOC_ERR_CHECK, "check failed at index %s: actual %s, expected %s (%llu ULP, allowed %llu..%llu)",
-                        si, sa, se, (unsigned long long)ulp, (unsigned long long)min_ulp, (unsigned long long)max_ulp);
-      return op_error(op, SHLOC_ERR_CHECK, "check failed at index %s: actual %s, expected %s", si, sa, se);
+        return st_error(SHLOC_ERR_CHECK, pos, name,
+                        "'%s' check failed at index %s: actual %s, expected %s (%llu ULP, allowed %llu..%llu)", name, si,
+                        sa, se, (unsigned long long)ulp, (unsigned long long)min_ulp, (unsigned long long)max_ulp);
+      return st_error(SHLOC_ERR_CHECK, pos, name, "'%s' check failed at index %s: actual %s, expected %s", name, si, sa,
+                      se);
     }
   }
   return NULL;

@@ -1,0 +1,115 @@
+/* Scalar math that upstream's math lowering gets wrong or slow:
+ *  - expm1 as a direct libm call: convert-math-to-llvm computes math.expm1
+ *    as exp(x) - 1, which loses the precision of small results, and the
+ *    pipeline runs it before convert-math-to-libm (which rejects the math ops
+ *    it has no function for).  The declarations are readnone, so clang
+ *    -fveclib=libmvec vectorizes loops calling them;
+ *  - f32 tanh as the interpreter's vector kernel computes it (XLA:CPU's
+ *    rational approximation, src/exec/kernels/ew_f32.c) in arith/math ops,
+ *    which vectorize; libm's tanhf has no vector variant LLVM knows of.
+ * Narrower floats compute in f32. */
+#include <stdio.h>
+
+#include "passes/lower_linalg_emit.h"
+
+static const char *const names[LL_LIBM_COUNT][2] = {
+    [LL_LIBM_EXPM1] = {"expm1f", "expm1"},
+};
+
+uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt) {
+  bool f64 = dt == DT_F64;
+  shl_dtype ct = f64 ? DT_F64 : DT_F32;
+  uint32_t arg = ll_convert(e, x, dt, ct), r = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, r);
+  pr_printf(&e->pr, " = func.call @%s(", names[fn][f64]);
+  ll_tmp(e, arg);
+  pr_printf(&e->pr, ") : (%s) -> %s", dtype_name(ct), dtype_name(ct));
+  e->libm_used |= 1u << (2 * fn + f64);
+  return ll_convert(e, r, ct, dt);
+}
+
+void ll_libm_declarations(ll_emit *e) {
+  for (int fn = 0; fn < LL_LIBM_COUNT; fn++)
+    for (int f64 = 0; f64 < 2; f64++) {
+      if (!(e->libm_used & (1u << (2 * fn + f64)))) continue;
+      const char *t = f64 ? "f64" : "f32";
+      pr_newline(&e->pr);
+      pr_printf(&e->pr, "func.func private @%s(%s) -> %s attributes {llvm.readnone}", names[fn][f64], t, t);
+    }
+}
+
+static uint32_t cst_f32(ll_emit *e, float v) {
+  char buf[32];
+  snprintf(buf, sizeof buf, "%.9e", (double)v);
+  return ll_cst_float(e, buf, DT_F32);
+}
+
+/* r = fma(a, b, c) */
+static uint32_t fma3(ll_emit *e, uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t r = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, r);
+  pr_puts(&e->pr, " = math.fma ");
+  ll_tmp(e, a);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, b);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, c);
+  pr_puts(&e->pr, " : f32");
+  return r;
+}
+
+static uint32_t select3(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) {
+  uint32_t r = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, r);
+  pr_puts(&e->pr, " = arith.select ");
+  ll_tmp(e, c);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, a);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, b);
+  pr_puts(&e->pr, " : f32");
+  return r;
+}
+
+uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt) {
+  static const float num[7] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,
+                               5.12229709037114e-08f,  1.48572235717979e-05f, 6.37261928875436e-04f,
+                               4.89352455891786e-03f};
+  static const float den[4] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.26843463243900e-03f,
+                               4.89352518554385e-03f};
+  uint32_t v = ll_convert(e, x, dt, DT_F32);
+  uint32_t ax = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, ax);
+  pr_puts(&e->pr, " = math.absf ");
+  ll_tmp(e, v);
+  pr_puts(&e->pr, " : f32");
+  /* |x| >= 0.0004, false for NaN: tiny values and NaN pass through */
+  uint32_t big = ll_fresh(e), lim = cst_f32(e, 0.0004f);
+  pr_newline(&e->pr);
+  ll_tmp(e, big);
+  pr_puts(&e->pr, " = arith.cmpf oge, ");
+  ll_tmp(e, ax);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, lim);
+  pr_puts(&e->pr, " : f32");
+  /* |x| >= lim: +-1 exactly (the interpreter's vector kernel, ew_f32.c) */
+  uint32_t in_range = ll_fresh(e), lim2 = cst_f32(e, 7.90531110763549805f);
+  pr_newline(&e->pr);
+  ll_tmp(e, in_range);
+  pr_puts(&e->pr, " = arith.cmpf olt, ");
+  ll_tmp(e, ax);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, lim2);
+  pr_puts(&e->pr, " : f32");
+  uint32_t x2 = ll_bin(e, "arith.mulf", v, v, DT_F32), p = cst_f32(e, num[0]), q = cst_f32(e, den[0]);
+  for (int i = 1; i < 7; i++) p = fma3(e, x2, p, cst_f32(e, num[i]));
+  for (int i = 1; i < 4; i++) q = fma3(e, x2, q, cst_f32(e, den[i]));
+  uint32_t t = ll_bin(e, "arith.divf", ll_bin(e, "arith.mulf", v, p, DT_F32), q, DT_F32);
+  uint32_t one = ll_bin(e, "math.copysign", cst_f32(e, 1.0f), v, DT_F32);
+  uint32_t r = select3(e, big, select3(e, in_range, t, one), v);
+  return ll_convert(e, r, DT_F32, dt);
+}

@@ -1,0 +1,169 @@
+#!/bin/sh
+# shloc compile to executables and objects (README: "Compiling through
+# upstream MLIR"):
+#  1. tests/data/compile/dot_layouts.mlir (BLAS call-outs, with operand
+#     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
+#     compared with numpy's einsum in double precision;
+#  2. check runtime: a passing program exits 0, a failing check exits 1 naming
+#     file:line:col, the op, index, actual and expected; every check form of
+#     tests/data/compile/checks.mlir passes;
+#  3. an object + header: a C program includes the header, links the object
+#     with libshloc.a and calls MODULE_FUNC;
+#  4. bad input: an op without a lowering is named with its location; a
+#     failing upstream tool shows its own diagnostic and the command line.
+# Skipped (exit 77) without mlir-opt-22, mlir-translate-22, clang-22 or numpy.
+SHLOC=${1:?usage: compile_exe.sh SHLOC}
+SRC=${SHLOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+DATA=$SRC/tests/data/compile
+for tool in mlir-opt-22 mlir-translate-22 clang-22; do
+  command -v $tool >/dev/null 2>&1 || { echo "skipped: $tool not installed"; exit 77; }
+done
+PY=
+for p in python3 /usr/bin/python3; do
+  if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import numpy' 2>/dev/null; then PY=$p; break; fi
+done
+[ -n "$PY" ] || { echo "skipped: python3 with numpy not available"; exit 77; }
+# A sanitizer build's libshloc.a needs gcc's sanitizer runtimes where it is linked.
+if [ "${SHLOC_SANITIZE:-0}" = 1 ]; then
+  export SHLOC_CC=cc
+  LINK="--link -fsanitize=address,undefined"
+else
+  LINK=""
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. dot_general layouts against numpy.
+"$SHLOC" compile "$DATA/dot_layouts.mlir" -o "$tmp/dot" --keep "$tmp/keep" $LINK || fail "compiling dot_layouts"
+n=$(grep -c "func.call @shloc_rt_gemm_" "$tmp/keep/lowered.mlir")
+[ "$n" = 10 ] || fail "dot_layouts: expected 10 BLAS calls, got $n"
+n=$(grep -c "linalg.transpose" "$tmp/keep/lowered.mlir")
+[ "$n" = 3 ] || fail "dot_layouts: expected 3 operand transpositions, got $n"
+"$PY" - "$tmp" <<'PY' || fail "dot_layouts: results differ from numpy"
+import subprocess, sys, os, numpy as np
+tmp = sys.argv[1]
+cases = [  # lhs, rhs, lhs/rhs batching, lhs/rhs contracting, dtype (as in dot_layouts.mlir)
+    ((4, 3), (3, 5), [], [], [1], [0], np.float32), ((3, 4), (3, 5), [], [], [0], [0], np.float32),
+    ((4, 3), (5, 3), [], [], [1], [1], np.float64), ((2, 4, 3), (2, 3, 5), [0], [0], [2], [1], np.float32),
+    ((2, 3, 4), (2, 5, 3), [0], [0], [1], [2], np.float64), ((3,), (3, 5), [], [], [0], [0], np.float32),
+    ((2, 3, 2), (3, 2, 4), [], [], [1, 2], [0, 1], np.float32), ((4, 3), (3, 5), [], [], [], [], np.float32),
+    ((2, 3, 4), (3, 2, 5), [], [], [1], [0], np.float32),
+    ((4, 3, 2, 5), (4, 6, 2, 5), [0, 2], [0, 2], [3], [3], np.float32)]
+rng = np.random.default_rng(11)
+args, want = [], []
+for i, (ls, rs, lb, rb, lc, rc, dt) in enumerate(cases):
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    a = rng.standard_normal(ls).astype(dt); b = rng.standard_normal(rs).astype(dt)
+    for name, x in (("a", a), ("b", b)):
+        p = os.path.join(tmp, "%s%d.npy" % (name, i)); np.save(p, x); args += ["--input", p]
+    la = [None] * len(ls); ra = [None] * len(rs); out_b, out_l, out_r = [], [], []
+    for x, y in zip(lb, rb):
+        c = next(letters); la[x] = ra[y] = c; out_b.append(c)
+    for x, y in zip(lc, rc):
+        c = next(letters); la[x] = ra[y] = c
+    for k in range(len(ls)):
+        if la[k] is None: la[k] = c = next(letters); out_l.append(c)
+    for k in range(len(rs)):
+        if ra[k] is None: ra[k] = c = next(letters); out_r.append(c)
+    spec = "%s,%s->%s" % ("".join(la), "".join(ra), "".join(out_b + out_l + out_r))
+    want.append(np.einsum(spec, a.astype(np.float64), b.astype(np.float64)))
+out = os.path.join(tmp, "out"); os.mkdir(out)
+subprocess.run([os.path.join(tmp, "dot")] + args + ["-o", out], check=True)
+for i, w in enumerate(want):
+    got = np.load(os.path.join(out, "result%d.npy" % i))
+    tol = 1e-5 if got.dtype == np.float32 else 1e-12
+    assert got.shape == w.shape, (i, got.shape, w.shape)
+    err = np.max(np.abs(got - w) / (1 + np.abs(w))) if w.size else 0
+    assert err <= tol, (i, err)
+print("ok: dot_layouts: 10 products through BLAS equal numpy's")
+PY
+
+# 1b. f32 tanh and expm1 are lowered as the interpreter computes them: bit
+# for bit equal to `shloc run` (tanh: XLA's rational approximation).
+cat >"$tmp/math.mlir" <<'M'
+func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>) {
+  %t = stablehlo.tanh %x : tensor<4096xf32>
+  %e = stablehlo.exponential_minus_one %x : tensor<4096xf32>
+  return %t, %e : tensor<4096xf32>, tensor<4096xf32>
+}
+M
+"$SHLOC" compile "$tmp/math.mlir" -o "$tmp/math" $LINK || fail "compiling math.mlir"
+"$PY" - "$tmp" "$SHLOC" <<'PY' || fail "math: compiled results differ from shloc run"
+import os, subprocess, sys, numpy as np
+tmp, shloc = sys.argv[1:]
+rng = np.random.default_rng(2)
+x = (rng.standard_normal(4096) * 4).astype(np.float32)
+x[:12] = [0, -0.0, 1e-5, -3e-4, 4e-4, 7.9, -7.95, 8.5, np.inf, -np.inf, np.nan, 1e-30]
+np.save(os.path.join(tmp, "mx.npy"), x)
+os.mkdir(os.path.join(tmp, "mout"))
+subprocess.run([os.path.join(tmp, "math"), "--input", os.path.join(tmp, "mx.npy"), "-o", os.path.join(tmp, "mout")], check=True)
+subprocess.run([shloc, "run", os.path.join(tmp, "math.mlir"), "--input", os.path.join(tmp, "mx.npy"),
+                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy")], check=True)
+t = np.load(os.path.join(tmp, "mout", "result0.npy")); e = np.load(os.path.join(tmp, "mout", "result1.npy"))
+tr = np.load(os.path.join(tmp, "t.npy")); er = np.load(os.path.join(tmp, "e.npy"))
+assert (t.view(np.int32) == tr.view(np.int32)).all(), "tanh differs at %s" % np.nonzero(t.view(np.int32) != tr.view(np.int32))[0][:5]
+# expm1: libm's expm1f against the interpreter's (XLA's) formula: within 4 ULP
+ulp = np.abs(e.view(np.int32).astype(np.int64) - er.view(np.int32).astype(np.int64))
+fin = np.isfinite(er)
+assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max()
+print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
+PY
+
+# 2. The check runtime.
+"$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/checks" $LINK || fail "compiling checks.mlir"
+"$tmp/checks" --quiet || fail "checks.mlir: a check failed"
+sed '/expect_eq_const/ s/-3.0\]/-3.5]/' "$DATA/checks.mlir" >"$tmp/bad_check.mlir"
+"$SHLOC" compile "$tmp/bad_check.mlir" -o "$tmp/bad_check" $LINK || fail "compiling bad_check.mlir"
+"$tmp/bad_check" --quiet 2>"$tmp/err" && fail "a failing check exited 0"
+[ $? = 1 ] || fail "a failing check did not exit 1"
+grep -q "bad_check.mlir:[0-9]*:[0-9]*: error: 'check.expect_eq_const' check failed at index \[2\]: actual -3.000000e+00, expected -3.500000e+00" \
+  "$tmp/err" || { cat "$tmp/err"; fail "check failure message"; }
+grep -q "1 of [0-9]* checks failed" "$tmp/err" || { cat "$tmp/err"; fail "check count"; }
+echo "ok: check runtime"
+
+# 3. Object + header, called from C.
+"$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/obj.o" || fail "compiling to an object"
+grep -q "^int checks_scale(const float \*arg0, float \*res0);" "$tmp/obj.h" || { cat "$tmp/obj.h"; fail "header"; }
+cat >"$tmp/client.c" <<'C'
+#include <stdio.h>
+#include "obj.h"
+int main(void) {
+  const float x[CHECKS_SCALE_ARG0_BYTES / sizeof(float)] = {1, -2, 0.5f, 4};
+  float y[CHECKS_SCALE_RES0_BYTES / sizeof(float)];
+  if (checks_scale(x, y) != 0) return 1;
+  /* y = 3x + 1, computed by hand */
+  const float want[4] = {4, -5, 2.5f, 13};
+  for (int i = 0; i < 4; i++)
+    if (y[i] != want[i]) { printf("y[%d] = %g, want %g\n", i, y[i], want[i]); return 1; }
+  float z[3];
+  return checks_main(z) == 0 && z[0] == 1.5f && z[1] == 3.0f && z[2] == -3.75f ? 0 : 1;
+}
+C
+SAN=""
+[ "${SHLOC_SANITIZE:-0}" = 1 ] && SAN="-fsanitize=address,undefined"
+cc $SAN -std=c11 -Wall -Wextra -Werror -I"$tmp" "$tmp/client.c" "$tmp/obj.o" "$(dirname "$SHLOC")/libshloc.a" \
+  -fopenmp -lm -ldl -lpthread -o "$tmp/client" || fail "linking a C client with the object"
+"$tmp/client" || fail "the C client got wrong results"
+echo "ok: object + header"
+
+# 4. Bad input.
+# An op that needs other devices cannot be compiled (collectives, replica ids).
+cat >"$tmp/rid.mlir" <<'M'
+func.func @main() -> tensor<ui32> {
+  %r = stablehlo.replica_id : tensor<ui32>
+  return %r : tensor<ui32>
+}
+M
+"$SHLOC" compile "$tmp/rid.mlir" -o "$tmp/rid" 2>"$tmp/err" && fail "replica_id was not refused"
+grep -q "rid.mlir:2:3: error: 'stablehlo.replica_id' cannot be lowered to linalg yet" "$tmp/err" ||
+  { cat "$tmp/err"; fail "refusal message"; }
+[ -e "$tmp/rid" ] && fail "an output was written for a refused program"
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho "fake-mlir-opt: error: pass failed" >&2\nexit 3\n' >"$tmp/bin/mlir-opt-22"
+chmod +x "$tmp/bin/mlir-opt-22"
+PATH="$tmp/bin:$PATH" "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/x" 2>"$tmp/err" && fail "a failing tool was ignored"
+grep -q "fake-mlir-opt: error: pass failed" "$tmp/err" || { cat "$tmp/err"; fail "the tool's diagnostic"; }
+grep -q "shloc compile: this command failed:" "$tmp/err" && grep -q "  mlir-opt-22 .*lowered.mlir --linalg-fuse-elementwise-ops" "$tmp/err" ||
+  { cat "$tmp/err"; fail "the failing command line"; }
+echo "ok: bad input"
