@@ -120,6 +120,12 @@ sed '/expect_eq_const/ s/-3.0\]/-3.5]/' "$DATA/checks.mlir" >"$tmp/bad_check.mli
 grep -q "bad_check.mlir:[0-9]*:[0-9]*: error: 'check.expect_eq_const' check failed at index \[2\]: actual -3.000000e+00, expected -3.500000e+00" \
   "$tmp/err" || { cat "$tmp/err"; fail "check failure message"; }
 grep -q "1 of [0-9]* checks failed" "$tmp/err" || { cat "$tmp/err"; fail "check count"; }
+# A complex operand goes through the same runtime (complex_f32).
+sed 's/(-1.0, 0.5)\]/(-1.0, 0.75)]/' "$DATA/checks.mlir" >"$tmp/bad_complex.mlir"
+"$SHLOC" compile "$tmp/bad_complex.mlir" -o "$tmp/bad_complex" $LINK || fail "compiling bad_complex.mlir"
+"$tmp/bad_complex" --quiet 2>"$tmp/err" && fail "a failing complex check exited 0"
+grep -q "bad_complex.mlir:[0-9]*:[0-9]*: error: 'check.expect_close' check failed at index \[1\]" "$tmp/err" ||
+  { cat "$tmp/err"; fail "complex check failure message"; }
 echo "ok: check runtime"
 
 # 3. Object + header, called from C.

@@ -25,6 +25,10 @@ module @checks {
     %e = stablehlo.constant dense<[1.0, 2.5, -3.0]> : tensor<3xf32>
     check.expect_eq_const %e, dense<[1.0, 2.5, -3.0]> : tensor<3xf32>
     check.expect_almost_eq_const %z, dense<[1.5001, 3.0, -3.7499]> : tensor<3xf32>, tolerance = 0.001
+    %cx = stablehlo.constant dense<[(1.0, 2.0), (-0.5, 0.25)]> : tensor<2xcomplex<f32>>
+    %cx2 = stablehlo.add %cx, %cx : tensor<2xcomplex<f32>>
+    %want_cx2 = stablehlo.constant dense<[(2.0, 4.0), (-1.0, 0.5)]> : tensor<2xcomplex<f32>>
+    stablehlo.custom_call @check.expect_close(%cx2, %want_cx2) {has_side_effect = true} : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> ()
     return %z : tensor<3xf32>
   }
   func.func public @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
