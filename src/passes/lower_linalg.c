@@ -116,6 +116,26 @@ uint32_t ll_empty(ll_emit *e, const shl_type *t) {
   return id;
 }
 
+void ll_generic_outs_open(ll_emit *e, const shl_op *op, const shl_type *rt, const char *et) {
+  uint32_t empty = ll_empty(e, rt);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
+  ll_identity_map(e, rt->rank);
+  pr_puts(&e->pr, "], ");
+  ll_iterators(e, rt->rank, NULL);
+  pr_puts(&e->pr, "} outs(");
+  ll_tmp(e, empty);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ") {");
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "^bb0(");
+  ll_tmp(e, ll_fresh(e));
+  pr_printf(&e->pr, ": %s):", et);
+}
+
+
 shl_status ll_refuse(const shl_op *op, const char *why) {
   return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot be lowered to linalg yet: %s", why);
 }

@@ -43,6 +43,10 @@ void ll_memref_type(ll_emit *e, const shl_type *t);
 void ll_map(ll_emit *e, int rank, const int64_t *dims, int n);
 void ll_identity_map(ll_emit *e, int rank);
 void ll_iterators(ll_emit *e, int rank, const bool *reduction);
+/* Opens `RESULTS = linalg.generic` over a fresh tensor of type rt (identity
+ * map, no inputs) up to its block header `^bb0(%out: et):`; the caller
+ * writes the body and closes the op. */
+void ll_generic_outs_open(ll_emit *e, const shl_op *op, const shl_type *rt, const char *et);
 /* %vN = tensor.empty() : T */
 uint32_t ll_empty(ll_emit *e, const shl_type *t);
 /* The refusal every unsupported op/type gets. */

@@ -77,22 +77,7 @@ shl_status ll_gather(ll_emit *e, const shl_op *op) {
   if (!ll_native_dtype(it) && dtype_class(it) != DTC_UINT) return ll_refuse(op, "start index type");
   if (rt->rank > LL_MAX_RANK || st->rank > LL_MAX_RANK || ot->rank > LL_MAX_RANK) return ll_refuse(op, "rank too large");
   const char *et = ll_dtype(type_storage_dtype(rt));
-  uint32_t empty = ll_empty(e, rt);
-  pr_newline(&e->pr);
-  ll_results(e, op);
-  pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
-  ll_identity_map(e, rt->rank);
-  pr_puts(&e->pr, "], ");
-  ll_iterators(e, rt->rank, NULL);
-  pr_puts(&e->pr, "} outs(");
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") {");
-  pr_newline(&e->pr);
-  pr_puts(&e->pr, "^bb0(");
-  ll_tmp(e, ll_fresh(e));
-  pr_printf(&e->pr, ": %s):", et);
+  ll_generic_outs_open(e, op, rt, et);
   e->pr.indent += 1;
   uint32_t r[LL_MAX_RANK];
   for (int d = 0; d < rt->rank; d++) {
