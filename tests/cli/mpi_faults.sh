@@ -8,31 +8,10 @@ SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/fault_program.inc"
 # $1: the second device's program body.
 program() {
-  cat > "$tmp/f.mlir" <<MLIR
-module {
-  func.func @reducer(%x: tensor<2xf32>, %t: !stablehlo.token) -> tensor<2xf32> {
-    %r = "stablehlo.all_reduce"(%x) ({
-      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-        %s = stablehlo.add %a, %b : tensor<f32>
-        stablehlo.return %s : tensor<f32>
-    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xf32>) -> tensor<2xf32>
-    return %r : tensor<2xf32>
-  }
-  func.func @other(%x: tensor<2xf32>, %t: !stablehlo.token) -> tensor<2xf32> {
-$1
-  }
-  func.func @main() {
-    %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
-    %t = stablehlo.after_all : !stablehlo.token
-    %r:2 = "interpreter.run_parallel"(%x, %t, %x, %t) {programs = [[@reducer], [@other]]} :
-        (tensor<2xf32>, !stablehlo.token, tensor<2xf32>, !stablehlo.token) -> (tensor<2xf32>, tensor<2xf32>)
-    check.expect_eq_const %r#0, dense<[2.0, 4.0]> : tensor<2xf32>
-    func.return
-  }
-}
-MLIR
+  fault_program "$1" "$tmp/f.mlir"
 }
 # $1: what the case is; $2: seconds the job may take; then the texts the output must contain.
 # Runs "$tmp/run" (a command line) under mpirun -n 2.
