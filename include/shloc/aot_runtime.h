@@ -133,6 +133,10 @@ SHLOC_API shloc_status shloc_aot_write_npy(const char *path, const char *type, c
  * *out is malloc'd and NUL-terminated. */
 SHLOC_API shloc_status shloc_aot_format(const char *type, const void *data, char **out);
 
+/* expm1 on f32 exactly as the interpreter (XLA:CPU) computes it; compiled
+ * code calls it for stablehlo.exponential_minus_one on f32 and narrower. */
+SHLOC_API float shloc_rt_expm1f(float x);
+
 /* ==== end of the check runtime and executable driver ==== */
 
 #ifdef __cplusplus

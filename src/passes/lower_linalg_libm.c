@@ -1,5 +1,6 @@
 /* Scalar math that upstream's math lowering gets wrong or slow:
- *  - expm1 as a direct libm call: convert-math-to-llvm computes math.expm1
+ *  - expm1 as a direct call (f64: libm; f32: libshloc's shloc_rt_expm1f,
+ *    XLA's, to which libm's expm1f differs in the last bit): convert-math-to-llvm computes math.expm1
  *    as exp(x) - 1, which loses the precision of small results, and the
  *    pipeline runs it before convert-math-to-libm (which rejects the math ops
  *    it has no function for).  The declarations are readnone, so clang
@@ -13,7 +14,7 @@
 #include "passes/lower_linalg_emit.h"
 
 static const char *const names[LL_LIBM_COUNT][2] = {
-    [LL_LIBM_EXPM1] = {"expm1f", "expm1"},
+    [LL_LIBM_EXPM1] = {"shloc_rt_expm1f", "expm1"}, /* f32: the interpreter's (XLA's) expm1f */
 };
 
 uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt) {
