@@ -133,8 +133,27 @@ static uint32_t float_to_uint(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype 
   return sel(e, low, ll_cst_int(e, 0, to), t, to);
 }
 
+/* f64 -> bf16 without double rounding: f64 -> f32 rounded to odd (the
+ * nearest-even f32 moved toward zero when it rounded away, with its last bit
+ * set when inexact; 24 bits keep the sticky information that 8 need), then
+ * f32 -> bf16 to nearest even.  A direct truncf becomes a call of
+ * __truncdfbf2, which gcc 12's libgcc does not have. */
+static uint32_t f64_to_bf16(ll_emit *e, uint32_t x) {
+  shl_dtype f32 = DT_F32, f64 = DT_F64, i32 = dtype_from_name("i32", 3);
+  uint32_t near = cast(e, "arith.truncf", x, f64, f32);
+  uint32_t back = cast(e, "arith.extf", near, f32, f64);
+  uint32_t inexact = cmp(e, "cmpf", "one", back, x, f64);
+  uint32_t away = cmp(e, "cmpf", "ogt", ins(e, "math.absf", back, NULL, f64), ins(e, "math.absf", x, NULL, f64), f64);
+  uint32_t bits = cast(e, "arith.bitcast", near, f32, i32);
+  uint32_t toward = sel(e, away, ll_bin(e, "arith.subi", bits, ll_cst_int(e, 1, i32), i32), bits, i32);
+  uint32_t odd = ll_bin(e, "arith.ori", toward, ll_cst_int(e, 1, i32), i32);
+  uint32_t r = cast(e, "arith.bitcast", sel(e, inexact, odd, bits, i32), i32, f32);
+  return cast(e, "arith.truncf", r, f32, DT_BF16);
+}
+
 uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to) {
   if (from == to) return x;
+  if (from == DT_F64 && to == DT_BF16) return f64_to_bf16(e, x);
   shl_dtype_class fc = dtype_class(from), tc = dtype_class(to);
   unsigned fb = dtype_bits(from), tb = dtype_bits(to);
   if (fc == DTC_FLOAT && tc == DTC_FLOAT) {

@@ -29,6 +29,11 @@ module @checks {
     %cx2 = stablehlo.add %cx, %cx : tensor<2xcomplex<f32>>
     %want_cx2 = stablehlo.constant dense<[(2.0, 4.0), (-1.0, 0.5)]> : tensor<2xcomplex<f32>>
     stablehlo.custom_call @check.expect_close(%cx2, %want_cx2) {has_side_effect = true} : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> ()
+    // f64 -> bf16 rounds once: 1 + 2^-8 + 2^-30 is above the tie between 1.0 and
+    // 1.0078125 (through f32 to nearest it would become the tie and round to 1.0).
+    %w = stablehlo.constant dense<[1.003906250931322574615478515625, 1.00390625, -1.003906250931322574615478515625, 1.0e300]> : tensor<4xf64>
+    %wb = stablehlo.convert %w : (tensor<4xf64>) -> tensor<4xbf16>
+    check.expect_eq_const %wb, dense<[1.0078125, 1.0, -1.0078125, 0x7F80]> : tensor<4xbf16>
     return %z : tensor<3xf32>
   }
   func.func public @scale(%x: tensor<4xf32>) -> tensor<4xf32> {
