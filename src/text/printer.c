@@ -312,40 +312,66 @@ static void save_or_restore_id(shl_value *v, void *arg) {
   s->n++;
 }
 
+/* The naming pass writes every value's scratch id: keep the caller's ids of
+ * the values under `root` (false when out of memory) ... */
+static bool ids_save(const shl_op *root, id_save *s) {
+  *s = (id_save){0};
+  each_value(root, save_or_restore_id, s);
+  s->ids = malloc((s->n ? s->n : 1) * sizeof *s->ids);
+  if (!s->ids) return false;
+  s->n = 0;
+  each_value(root, save_or_restore_id, s);
+  return true;
+}
+
+/* ... and put them back. */
+static void ids_restore(const shl_op *root, id_save *s) {
+  s->n = 0;
+  s->restore = true;
+  each_value(root, save_or_restore_id, s);
+  free(s->ids);
+}
+
+static void names_init(name_table *nt) {
+  memset(nt, 0, sizeof *nt);
+  arena_init(&nt->arena);
+  strmap_init(&nt->used, &nt->arena);
+}
+
+static void names_free(name_table *nt) {
+  free(nt->undo);
+  free(nt->strs);
+  arena_free(&nt->arena);
+}
+
+/* Hands the printed text to the caller, NUL-terminated (out_len may be NULL). */
+static shl_status pr_finish(shl_printer *pr, char **out, size_t *out_len) {
+  if (pr->oom || !pr_reserve(pr, 0)) {
+    free(pr->buf);
+    return st_oom();
+  }
+  pr->buf[pr->len] = 0;
+  *out = pr->buf;
+  if (out_len) *out_len = pr->len;
+  return NULL;
+}
+
 shl_status printer_value_name(const shl_value *v, char **out) {
   *out = NULL;
   /* The naming root: the isolated op (func.func) that holds the value. */
   const shl_op *root = v->def ? v->def : v->block->region->parent;
   while (root && !naming_root(root)) root = root->block ? root->block->region->parent : NULL;
   if (!root) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "value outside a function");
-  /* The naming pass writes every value's scratch id: keep the caller's. */
-  id_save save = {0};
-  each_value(root, save_or_restore_id, &save);
-  save.ids = malloc((save.n ? save.n : 1) * sizeof *save.ids);
-  if (!save.ids) return st_oom();
-  save.n = 0;
-  each_value(root, save_or_restore_id, &save);
+  id_save save;
+  if (!ids_save(root, &save)) return st_oom();
   name_table nt;
-  memset(&nt, 0, sizeof nt);
-  arena_init(&nt.arena);
-  strmap_init(&nt.used, &nt.arena);
+  names_init(&nt);
   names_begin_isolated(&nt, root);
   shl_printer pr = {.names = &nt};
   pr_value(&pr, v);
-  save.n = 0;
-  save.restore = true;
-  each_value(root, save_or_restore_id, &save);
-  free(save.ids);
-  free(nt.undo);
-  free(nt.strs);
-  arena_free(&nt.arena);
-  if (pr.oom || !pr_reserve(&pr, 0)) {
-    free(pr.buf);
-    return st_oom();
-  }
-  pr.buf[pr.len] = 0;
-  *out = pr.buf;
-  return NULL;
+  ids_restore(root, &save);
+  names_free(&nt);
+  return pr_finish(&pr, out, NULL);
 }
 
 void pr_value(shl_printer *pr, const shl_value *v) {
@@ -1073,9 +1099,7 @@ static void print_whole_module(shl_printer *pr, shloc_module *m) {
     }
   }
   name_table nt;
-  memset(&nt, 0, sizeof nt);
-  arena_init(&nt.arena);
-  strmap_init(&nt.used, &nt.arena);
+  names_init(&nt);
   pr->names = &nt;
   print_op(pr, m->top);
   pr_puts(pr, "\n");
@@ -1087,9 +1111,7 @@ static void print_whole_module(shl_printer *pr, shloc_module *m) {
     pr_str(pr, m->resources);
     pr_puts(pr, "\n");
   }
-  free(nt.undo);
-  free(nt.strs);
-  arena_free(&nt.arena);
+  names_free(&nt);
   pr->names = NULL;
 }
 
@@ -1098,14 +1120,7 @@ shl_status shloc_module_print(shloc_module *m, unsigned flags, char **out, size_
   if (out_len) *out_len = 0;
   shl_printer pr = {.flags = flags};
   print_whole_module(&pr, m);
-  if (pr.oom || !pr_reserve(&pr, 0)) {
-    free(pr.buf);
-    return st_oom();
-  }
-  pr.buf[pr.len] = 0;
-  *out = pr.buf;
-  if (out_len) *out_len = pr.len;
-  return NULL;
+  return pr_finish(&pr, out, out_len);
 }
 
 shl_status shloc_module_write(shloc_module *m, unsigned flags, shloc_write_fn write, void *user) {
@@ -1175,16 +1190,10 @@ shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
   const shl_op *root = op->block ? op->block->region->parent : NULL;
   while (root && !naming_root(root)) root = root->block ? root->block->region->parent : NULL;
   if (!root) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "op outside a function");
-  id_save save = {0};
-  each_value(root, save_or_restore_id, &save);
-  save.ids = malloc((save.n ? save.n : 1) * sizeof *save.ids);
-  if (!save.ids) return st_oom();
-  save.n = 0;
-  each_value(root, save_or_restore_id, &save);
+  id_save save;
+  if (!ids_save(root, &save)) return st_oom();
   name_table nt;
-  memset(&nt, 0, sizeof nt);
-  arena_init(&nt.arena);
-  strmap_init(&nt.used, &nt.arena);
+  names_init(&nt);
   names_begin_isolated(&nt, root);
   /* Operands become the function's arguments: fresh names (a result of a
    * multi-result op, %0#1, cannot name an argument). */
@@ -1228,36 +1237,17 @@ shl_status printer_op_as_func(const shl_op *op, char **out, size_t *out_len) {
   bool callees_ok = collect_callees(op, callees, &n_callees);
   for (uint32_t i = 0; callees_ok && i < n_callees; i++) {
     if (callees[i] == root) continue; /* recursion into the op's own function: left out, fails to verify */
-    id_save cs = {0};
-    each_value(callees[i], save_or_restore_id, &cs);
-    cs.ids = malloc((cs.n ? cs.n : 1) * sizeof *cs.ids);
-    if (!cs.ids) {
+    id_save cs;
+    if (!ids_save(callees[i], &cs)) {
       pr.oom = true;
       break;
     }
-    cs.n = 0;
-    each_value(callees[i], save_or_restore_id, &cs);
     pr.indent = 0;
     print_op(&pr, callees[i]);
     pr_puts(&pr, "\n");
-    cs.n = 0;
-    cs.restore = true;
-    each_value(callees[i], save_or_restore_id, &cs);
-    free(cs.ids);
+    ids_restore(callees[i], &cs);
   }
-  save.n = 0;
-  save.restore = true;
-  each_value(root, save_or_restore_id, &save);
-  free(save.ids);
-  free(nt.undo);
-  free(nt.strs);
-  arena_free(&nt.arena);
-  if (pr.oom || !pr_reserve(&pr, 0)) {
-    free(pr.buf);
-    return st_oom();
-  }
-  pr.buf[pr.len] = 0;
-  *out = pr.buf;
-  *out_len = pr.len;
-  return NULL;
+  ids_restore(root, &save);
+  names_free(&nt);
+  return pr_finish(&pr, out, out_len);
 }
