@@ -9,52 +9,7 @@ SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# mk FILE 'dense<...> : tensor<...>': writes that constant as FILE (.npy).
-mk() {
-  printf 'func.func @main() -> %s {\n  %%c = stablehlo.constant %s\n  return %%c : %s\n}\n' "${2#*: }" "$2" "${2#*: }" > "$tmp/gen.mlir"
-  "$SHLOC" run "$tmp/gen.mlir" -o "$1" || fail "cannot write $1"
-}
-# shmap N: the exported module for a 1-D mesh of N devices over 8 elements.
-shmap() {
-  n=$1
-  l=$((8 / n))
-  ids=$(seq -s ', ' 0 $((n - 1)))
-  cat <<MLIR
-module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.frontend_attributes = {xla.sdy.use_tuple_args = false}, mhlo.num_partitions = $n : i32, mhlo.num_replicas = 1 : i32} {
-  sdy.mesh @mesh = <["x"=$n]>
-  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<${l}xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
-    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%arg1: tensor<${l}xf32>) {
-      %1 = stablehlo.multiply %arg1, %arg1 : tensor<${l}xf32>
-      %cst = stablehlo.constant dense<1.000000e+00> : tensor<${l}xf32>
-      %2 = stablehlo.add %1, %cst : tensor<${l}xf32>
-      %3 = "stablehlo.all_reduce"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[$ids]]> : tensor<1x${n}xi64>, use_global_device_ids}> ({
-      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
-        %4 = stablehlo.add %arg2, %arg3 : tensor<f32>
-        stablehlo.return %4 : tensor<f32>
-      }) : (tensor<${l}xf32>) -> tensor<${l}xf32>
-      sdy.return %3 : tensor<${l}xf32>
-    } : (tensor<8xf32>) -> tensor<${l}xf32>
-    return %0 : tensor<${l}xf32>
-  }
-}
-MLIR
-}
-# The same on one device: tiles as rows, summed.
-single() {
-  n=$1
-  l=$((8 / n))
-  cat <<MLIR
-func.func @main(%x: tensor<8xf32>) -> tensor<${l}xf32> {
-  %r = stablehlo.reshape %x : (tensor<8xf32>) -> tensor<${n}x${l}xf32>
-  %1 = stablehlo.multiply %r, %r : tensor<${n}x${l}xf32>
-  %c = stablehlo.constant dense<1.0> : tensor<${n}x${l}xf32>
-  %2 = stablehlo.add %1, %c : tensor<${n}x${l}xf32>
-  %z = stablehlo.constant dense<0.0> : tensor<f32>
-  %s = stablehlo.reduce(%2 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<${n}x${l}xf32>, tensor<f32>) -> tensor<${l}xf32>
-  return %s : tensor<${l}xf32>
-}
-MLIR
-}
+. "$(dirname "$0")/spmd_programs.inc"
 mk "$tmp/x.npy" 'dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>'
 # x*x + 1 = [2, 5, 10, 17, 26, 37, 50, 65], its tiles summed by hand.
 for case in "2 dense<[2.800000e+01, 4.200000e+01, 6.000000e+01, 8.200000e+01]>" "4 dense<[8.800000e+01, 1.240000e+02]>"; do
@@ -88,17 +43,7 @@ grep -q "argument #0 (.*t.npy): expected the sharding's tile shape" "$tmp/out" |
 # GSPMD form: mhlo.sharding with a transposed iota; device k's tile is the
 # block the tile assignment [[0, 2], [1, 3]] gives it.  The program sums
 # the global array by columns.
-cat > "$tmp/gspmd.mlir" <<'MLIR'
-module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<4x4xi32> {mhlo.sharding = "{devices=[2,2]<=[2,2]T(1,0)}"}) -> (tensor<4x4xi32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) {
-    %z = stablehlo.constant dense<0> : tensor<i32>
-    %s = stablehlo.reduce(%arg0 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x4xi32>, tensor<i32>) -> tensor<4xi32>
-    %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<4xi32>) -> tensor<4x4xi32>
-    %r = stablehlo.add %arg0, %b : tensor<4x4xi32>
-    return %r : tensor<4x4xi32>
-  }
-}
-MLIR
+gspmd "$tmp/gspmd.mlir"
 mk "$tmp/g.dev0.npy" 'dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>'
 mk "$tmp/g.dev1.npy" 'dense<[[10, 20], [30, 40]]> : tensor<2x2xi32>'
 mk "$tmp/g.dev2.npy" 'dense<[[100, 200], [300, 400]]> : tensor<2x2xi32>'

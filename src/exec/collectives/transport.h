@@ -94,5 +94,12 @@ shl_status coll_mpi_world_new(struct shloc_mpi *m, uint32_t n_rep, uint32_t n_pa
  * res_off[d + 1]) are device d's). */
 shl_status coll_mpi_finish(struct shloc_mpi *m, coll_world *w, const shl_op *op, shl_status own, uint32_t n_dev,
                            const uint32_t *res_off, shl_buf *const *res);
+/* Gathers n[d] bytes from each device d of an MPI world (`mine` on this
+ * device), packed in device order into `all` on device `root`, or on every
+ * device with root = COLL_ALL.  Every device calls it at the same point
+ * with the same n[]. */
+#define COLL_ALL UINT32_MAX
+shl_status coll_mpi_gather(coll_world *w, const shl_op *op, const void *mine, const size_t *n, uint32_t root,
+                           void *all);
 
 #endif

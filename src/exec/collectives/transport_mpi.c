@@ -34,6 +34,7 @@
 #define NOTICE_TAG 0 /* results of a grid go on the notice communicator with tags 1.. */
 #define RESULT_TAG(i) (1 + (int)((i) % 30000))
 #define SIG_TAG 30001 /* on the run communicator, beside the operand tags (< 30000) */
+#define GATHER_TAG 30002
 #define DATA_TAG(k) ((int)((k) % 30000))
 #define DEFAULT_TIMEOUT_S 300
 /* all_reduce moves at most this many bytes per device and step (bounds
@@ -506,6 +507,41 @@ shl_status coll_mpi_finish(shloc_mpi *m, coll_world *cw, const shl_op *op, shl_s
       }
       if (rc) st = mpi_fail(m, op, rc, "result exchange");
     }
+  if (!st) st = wait_all(w, op, reqs, peer, q);
+  free(reqs);
+  free(peer);
+  return st;
+}
+
+/* Outside any collective of the program (inputs and outputs of an SPMD
+ * run): every device calls it at the same point, so no signature. */
+shl_status coll_mpi_gather(coll_world *cw, const shl_op *op, const void *mine, const size_t *n, uint32_t root,
+                           void *all) {
+  mpi_world *w = (mpi_world *)cw;
+  shloc_mpi *m = w->m;
+  if (m->failed >= 0) return peer_failed(w, op);
+  bool get = root == COLL_ALL || root == w->dev;
+  shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
+  int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
+  shl_status st = reqs && peer ? NULL : st_oom();
+  uint32_t q = 0;
+  size_t off = 0;
+  for (uint32_t d = 0; !st && d < w->n; off += n[d], d++) {
+    if (d == w->dev) {
+      if (get && n[d]) memcpy((uint8_t *)all + off, mine, n[d]);
+      continue;
+    }
+    int rc = 0;
+    if (get) {
+      peer[q] = (int)d;
+      rc = m->abi->irecv(m->run_comm, (uint8_t *)all + off, n[d], (int)d, GATHER_TAG, &reqs[q++]);
+    }
+    if (!rc && (root == COLL_ALL || root == d)) {
+      peer[q] = (int)d;
+      rc = m->abi->isend(m->run_comm, mine, n[w->dev], (int)d, GATHER_TAG, &reqs[q++]);
+    }
+    if (rc) st = mpi_fail(m, op, rc, "gather");
+  }
   if (!st) st = wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
