@@ -73,6 +73,9 @@ struct coll_world {
    * the local fold computes it. */
   shl_status (*all_reduce)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine, shl_buf *const *out,
                            const coll_fold *fold);
+  /* Optional (NULL: the grid's queue in this process): the index of the
+   * next entry of the infeed queue shared by the devices of the run. */
+  shl_status (*feed_pop)(coll_world *w, uint32_t dev, const shl_op *op, uint32_t *k);
 };
 
 /* The thread transport for n_rep x n_part devices in this process
