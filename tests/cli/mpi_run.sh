@@ -3,7 +3,7 @@
 # GSPMD program of spmd_run.sh under mpirun -n 2 and 4 equal the one-device
 # computation and hand-computed values; per-device inputs are read by their
 # own rank (tiles gathered over MPI), per-device outputs written by it;
-# results written once come from rank 0; the errors.
+# results written once come from rank 0; send/recv between ranks; the errors.
 SHLOC=$1
 . "$(dirname "$0")/mpi_common.inc"
 tmp=$(mktemp -d)
@@ -65,4 +65,16 @@ if timeout 60 mpirun -n 4 --oversubscribe "$SHLOC" run --mpi "$tmp/gspmd.mlir" -
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "a missing file took more than 30 s to stop the job"
 grep -q "g.dev2.npy" "$tmp/out" || { cat "$tmp/out"; fail "missing-file message"; }
 grep -q "stopped: rank 2 (device #2, replica 0, partition 2) failed" "$tmp/out" || { cat "$tmp/out"; fail "peers do not name rank 2"; }
+# send/recv between the ranks (paired by channel through the coordinator).
+p2p 3 > "$tmp/p2p.mlir"
+mk "$tmp/v.dev0.npy" 'dense<[5, 7]> : tensor<2xi32>'
+mk "$tmp/v.dev1.npy" 'dense<[0, 0]> : tensor<2xi32>'
+timeout 60 mpirun -n 2 --oversubscribe "$SHLOC" run --mpi "$tmp/p2p.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "send/recv run"; }
+tr -d '\n' < "$tmp/out" | grep -qx "device #0:dense<\[5, 7\]> : tensor<2xi32>device #1:dense<\[10, 14\]> : tensor<2xi32>" || { cat "$tmp/out"; fail "send/recv values"; }
+# A recv nobody serves while the other rank ended: stopped, not hung.
+p2p 4 > "$tmp/stuck.mlir"
+start=$(date +%s)
+if timeout 60 mpirun -n 2 --oversubscribe "$SHLOC" run --mpi "$tmp/stuck.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1; then fail "a recv without a sender succeeded"; fi
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "a recv without a sender took more than 30 s to stop"
+grep -q "'stablehlo.recv' stopped: every device still running waits for another" "$tmp/out" || { cat "$tmp/out"; fail "stuck message"; }
 echo PASS

@@ -68,31 +68,13 @@ grep -q "result #0 differs between device #0 and device #1" "$tmp/out" || { cat 
 tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<0> : tensor<ui32>device #1:dense<1> : tensor<ui32>" || { cat "$tmp/out"; fail "ids values"; }
 # send/recv between the partitions of a shloc run; a recv nobody serves
 # stops every device with an error (bounded by timeout) instead of hanging.
-cat > "$tmp/p2p.mlir" <<'MLIR'
-module attributes {mhlo.num_partitions = 2 : i32} {
-  func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
-    %t = stablehlo.after_all : !stablehlo.token
-    %p = stablehlo.partition_id : tensor<ui32>
-    %z = stablehlo.constant dense<0> : tensor<ui32>
-    %first = stablehlo.compare EQ, %p, %z : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
-    %r = "stablehlo.if"(%first) ({
-      %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
-      stablehlo.return %x : tensor<2xi32>
-    }, {
-      %v:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>, !stablehlo.token)
-      %d = stablehlo.add %v#0, %v#0 : tensor<2xi32>
-      stablehlo.return %d : tensor<2xi32>
-    }) : (tensor<i1>) -> tensor<2xi32>
-    return %r : tensor<2xi32>
-  }
-}
-MLIR
+p2p 3 > "$tmp/p2p.mlir"
 mk "$tmp/v.dev0.npy" 'dense<[5, 7]> : tensor<2xi32>'
 mk "$tmp/v.dev1.npy" 'dense<[0, 0]> : tensor<2xi32>'
 "$SHLOC" run "$tmp/p2p.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "send/recv run"; }
 tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<\[5, 7\]> : tensor<2xi32>device #1:dense<\[10, 14\]> : tensor<2xi32>" || { cat "$tmp/out"; fail "send/recv values"; }
 if command -v timeout >/dev/null; then
-  sed 's/handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/handle = 4, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/' "$tmp/p2p.mlir" > "$tmp/stuck.mlir"
+  p2p 4 > "$tmp/stuck.mlir"
   timeout 60 "$SHLOC" run "$tmp/stuck.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1
   rc=$?
   [ $rc -eq 124 ] && fail "a recv without a sender hangs"
