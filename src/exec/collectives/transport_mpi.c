@@ -228,33 +228,54 @@ static uint32_t meeting(const mpi_world *w, const coll_entry *me, bool *mark, ui
   return n;
 }
 
-/* Exchanges this device's signature with the devices it meets (as the
- * reference keys a rendezvous by process group, so disjoint groups may run
- * different collectives) and checks that they run the same collective with
- * operands of the same sizes.  A device that ended its program meets every
- * device, so one still waiting for it learns that it ended. */
-static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me) {
+/* A signature exchange in flight. */
+typedef struct {
+  shloc_mpi_req **reqs;
+  int *peer;
+  uint32_t q;
+} sig_round;
+
+/* Starts the exchange (sig_check completes it; in between, a collective
+ * may post its data messages, saving a round trip). */
+static shl_status sig_post(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *r) {
   shloc_mpi *m = w->m;
+  *r = (sig_round){NULL, NULL, 0};
   if (m->failed >= 0) return peer_failed(w, op);
   sig mine = {me ? (uint32_t)me->kind : END_KIND, me ? me->n : 0, me ? me->seq : 0, me ? sizes_hash(me) : 0};
   m->sigs[m->size] = mine;
   m->sigs[w->dev] = mine;
   bool *mark = malloc(w->n * sizeof *mark + 1);
   uint32_t *ids = w->meet;
-  shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
-  int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
-  shl_status st = mark && reqs && peer ? NULL : st_oom();
-  uint32_t q = 0, n = w->n_meet = st ? 0 : meeting(w, me, mark, ids);
+  r->reqs = calloc(2 * (size_t)w->n + 1, sizeof *r->reqs);
+  r->peer = malloc((2 * (size_t)w->n + 1) * sizeof *r->peer);
+  shl_status st = mark && r->reqs && r->peer ? NULL : st_oom();
+  uint32_t n = w->n_meet = st ? 0 : meeting(w, me, mark, ids);
+  free(mark);
   /* Point to point rather than an all-gather: a timeout can name the device missing. */
   for (uint32_t i = 0; !st && i < n; i++) {
     int d = (int)ids[i];
-    peer[q] = d;
-    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, d, SIG_TAG, &reqs[q++]);
-    peer[q] = d;
-    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, d, SIG_TAG, &reqs[q++]);
+    r->peer[r->q] = d;
+    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, d, SIG_TAG, &r->reqs[r->q++]);
+    r->peer[r->q] = d;
+    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, d, SIG_TAG, &r->reqs[r->q++]);
     if (rc) st = mpi_fail(m, op, rc, "signature exchange");
   }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (st) {
+    for (uint32_t i = 0; i < r->q; i++)
+      if (r->reqs[i]) m->abi->cancel(r->reqs[i]);
+    free(r->reqs);
+    free(r->peer);
+    *r = (sig_round){NULL, NULL, 0};
+  }
+  return st;
+}
+
+/* Completes the exchange and compares the signatures. */
+static shl_status sig_check(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *r) {
+  shloc_mpi *m = w->m;
+  const sig mine = m->sigs[m->size];
+  uint32_t *ids = w->meet, n = w->n_meet;
+  shl_status st = wait_all(w, op, r->reqs, r->peer, r->q);
   /* Compared with the lowest device that takes part, so all report alike. */
   uint32_t ref = n && ids[0] < w->dev ? ids[0] : w->dev, np = w->base.n_part;
   const sig *s0 = &m->sigs[ref];
@@ -282,10 +303,20 @@ static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me
     if (m->sigs[d].sizes != mine.sizes)
       st = op_error(op, SHLOC_ERR_RUNTIME, "devices #%u and #%u pass operands of different sizes", w->dev, d);
   }
-  free(mark);
-  free(reqs);
-  free(peer);
+  free(r->reqs);
+  free(r->peer);
   return st;
+}
+
+/* Exchanges this device's signature with the devices it meets (as the
+ * reference keys a rendezvous by process group, so disjoint groups may run
+ * different collectives) and checks that they run the same collective with
+ * operands of the same sizes.  A device that ended its program meets every
+ * device, so one still waiting for it learns that it ended. */
+static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me) {
+  sig_round r;
+  ST_TRY(sig_post(w, op, me, &r));
+  return sig_check(w, op, me, &r);
 }
 
 /* ---- the transport ---- */
@@ -418,51 +449,82 @@ static void mpi_free(coll_world *cw) {
 /* Chunk j of a span of n elements split among g devices. */
 static int64_t chunk_start(int64_t n, uint32_t g, uint32_t j) { return (int64_t)((__int128)n * j / g); }
 
+static void cancel_all(shloc_mpi *m, shloc_mpi_req **reqs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (reqs[i]) m->abi->cancel(reqs[i]);
+}
+
 /* One step of the all_reduce on elements [0, len) of in / out (already
- * offset): reduce-scatter into out's own chunk, then all-gather. */
+ * offset): reduce-scatter into out's own chunk, then all-gather.  Member
+ * j's piece of this device's chunk arrives in its own slot (member 0's
+ * directly in out) and is folded as soon as it and all before it are in,
+ * left to right in group order.  With `sr` (the first step), the
+ * signature exchange completes after the data messages are posted: one
+ * round trip instead of two. */
 static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *me, const shl_buf *in, void *in_data,
-                              void *out_data, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer) {
+                              void *out_data, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer,
+                              sig_round *sr) {
   shloc_mpi *m = w->m;
   uint32_t g = me->n_ids, pos = me->pos;
   size_t es = dtype_bytes(in->dtype);
   int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
   uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
-  uint32_t q = 0;
-  for (uint32_t j = 0; j < g; j++) {
-    if (j == pos) continue;
-    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, scratch + (size_t)j * stride * es, (size_t)cn * es, (int)me->ids[j], 0, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
-  }
-  ST_TRY(wait_all(w, op, reqs, peer, q));
-  /* Left fold in group order, as reduce_group does it. */
   const uint8_t *mine = (const uint8_t *)in_data + c0 * es;
-  if (cn) memcpy(dst, pos == 0 ? mine : scratch, (size_t)cn * es);
-  for (uint32_t j = 1; j < g; j++) ST_TRY(fold->fn(fold->ctx, in->dtype, dst, j == pos ? mine : scratch + (size_t)j * stride * es, cn));
-  q = 0;
+  /* reqs[j]: the receive from member j; reqs[g + j]: the send to it. */
+  for (uint32_t j = 0; j < 2 * g; j++) reqs[j] = NULL;
+  shl_status st = NULL;
+  for (uint32_t j = 0; !st && j < g; j++) {
+    if (j == pos) continue;
+    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
+    void *slot = j == 0 ? (void *)dst : scratch + (size_t)j * stride * es;
+    peer[j] = peer[g + j] = (int)me->ids[j];
+    int rc = m->abi->irecv(m->run_comm, slot, (size_t)cn * es, (int)me->ids[j], 0, &reqs[j]);
+    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[g + j]);
+    if (rc) st = mpi_fail(m, op, rc, "all_reduce exchange");
+  }
+  if (sr) {
+    shl_status s2 = sig_check(w, op, me, sr);
+    if (!st) st = s2;
+    else if (s2) shloc_status_free(s2);
+  }
+  if (st) {
+    cancel_all(m, reqs, 2 * g);
+    return st;
+  }
+  if (pos == 0 && cn) memcpy(dst, mine, (size_t)cn * es);
+  for (uint32_t j = 0; j < g; j++) {
+    if (j != pos) ST_TRY(wait_all(w, op, &reqs[j], &peer[j], 1));
+    if (j == 0) continue;
+    const void *src = j == pos ? mine : scratch + (size_t)j * stride * es;
+    st = fold->fn(fold->ctx, in->dtype, dst, src, cn);
+    if (st) {
+      cancel_all(m, reqs, 2 * g);
+      return st;
+    }
+  }
+  ST_TRY(wait_all(w, op, reqs + g, peer + g, g));
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
     int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
+    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[j]);
+    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[g + j]);
+    if (rc) {
+      cancel_all(m, reqs, 2 * g);
+      return mpi_fail(m, op, rc, "all_reduce exchange");
+    }
   }
-  return wait_all(w, op, reqs, peer, q);
+  return wait_all(w, op, reqs, peer, 2 * g);
 }
 
 static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op, const coll_entry *me, shl_buf *const *out,
                                  const coll_fold *fold) {
   mpi_world *w = (mpi_world *)cw;
   (void)dev;
-  ST_TRY(check_sig(w, op, me));
+  sig_round sr;
+  ST_TRY(sig_post(w, op, me, &sr));
   uint32_t g = me->n_ids;
   shloc_mpi_req **reqs = calloc(2 * (size_t)g + 1, sizeof *reqs);
-  int *peer = malloc((2 * (size_t)g + 1) * sizeof *peer);
+  int *peer = calloc(2 * (size_t)g + 1, sizeof *peer);
   shl_status st = reqs && peer ? NULL : st_oom();
   for (uint32_t k = 0; !st && k < me->n; k++) {
     const shl_buf *in = me->bufs[k];
@@ -486,8 +548,15 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
     for (int64_t off = 0; !st && off < in->n; off += step) {
       int64_t len = in->n - off < step ? in->n - off : step;
       st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, fold,
-                       reqs, peer);
+                       reqs, peer, sr.reqs ? &sr : NULL);
+      sr.reqs = NULL; /* completed (and freed) by the first step */
     }
+  }
+  /* No step ran (no operands, or none with elements): the signatures still meet. */
+  if (sr.reqs) {
+    shl_status s2 = sig_check(w, op, me, &sr);
+    if (!st) st = s2;
+    else if (s2) shloc_status_free(s2);
   }
   free(reqs);
   free(peer);
