@@ -35,7 +35,10 @@
 #define RESULT_TAG(i) (1 + (int)((i) % 30000))
 #define SIG_TAG 30001 /* on the run communicator, beside the operand tags (< 30000) */
 #define GATHER_TAG 30002
-#define P2P_REQ_TAG 30003   /* to the coordinator (device 0) */
+/* Requests to the coordinator (device 0) carry the grid's number: a device
+ * may start the next grid and ask (or end) while the coordinator still
+ * finishes this one, whose standing receive must not take that request. */
+#define P2P_REQ_TAG(epoch) (30100 + (int)((epoch) % 256))
 #define P2P_REPLY_TAG 30004 /* from it */
 #define P2P_DATA_TAG 30005  /* a send's values, sender to receiver */
 #define DATA_TAG(k) ((int)((k) % 30000))
@@ -62,6 +65,7 @@ struct shloc_mpi {
   int failed;               /* first rank known to have failed, or -1 */
   void *run_comm;           /* ranks [0, run_n) of the last grid */
   uint32_t run_n;
+  uint32_t epoch;           /* grids started (the same count on every rank) */
   struct sig *sigs;         /* the signatures of the last collective, by rank, then this rank's */
 };
 
@@ -109,6 +113,7 @@ typedef struct {
   shloc_mpi *m;
   p2p_coord *coord;     /* on device 0 */
   const shl_op *op;     /* the run's op (run_parallel, or the function), for errors outside ops */
+  int req_tag;          /* P2P_REQ_TAG of this grid */
   p2p_req out;          /* this device's request */
   p2p_reply in;         /* and its reply */
   bool replied;
@@ -653,7 +658,7 @@ static shl_status serve(mpi_world *w, const shl_op *op) {
     if (!rc) return NULL;
     p2p_req q = c->rx;
     c->rx_req = NULL;
-    rc = m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, P2P_REQ_TAG, &c->rx_req);
+    rc = m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, w->req_tag, &c->rx_req);
     if (rc) return mpi_fail(m, op, rc, "request");
     if (q.dev < w->n && q.kind <= P2P_DONE) ST_TRY(handle(w, op, &q));
   }
@@ -673,7 +678,7 @@ static shl_status ask(mpi_world *w, const shl_op *op, p2p_req q, p2p_reply *out)
     shloc_mpi_req *reqs[2] = {NULL, NULL};
     int peer[2] = {0, 0};
     int rc = m->abi->irecv(m->run_comm, &w->in, sizeof w->in, 0, P2P_REPLY_TAG, &reqs[0]);
-    if (!rc) rc = m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, P2P_REQ_TAG, &reqs[1]);
+    if (!rc) rc = m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, w->req_tag, &reqs[1]);
     if (rc) {
       if (reqs[0]) m->abi->cancel(reqs[0]);
       return mpi_fail(m, op, rc, "request");
@@ -754,7 +759,7 @@ static void tell_done(mpi_world *w) {
   shloc_mpi *m = w->m;
   shloc_mpi_req *req = NULL;
   w->out = (p2p_req){P2P_DONE, w->dev, 0, 0};
-  if (m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, P2P_REQ_TAG, &req)) return;
+  if (m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, w->req_tag, &req)) return;
   /* A small message: it leaves at once unless the coordinator failed. */
   while (m->abi->test(req) == 0) {
     if (notice_arrived(m)) {
@@ -792,6 +797,7 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
     if (rc) return mpi_fail(m, op, rc, "communicator split");
     m->run_n = (uint32_t)n;
   }
+  uint32_t epoch = m->epoch++;
   if ((uint64_t)m->rank >= n) return NULL; /* idle */
   mpi_world *w = calloc(1, sizeof *w);
   if (!w) return st_oom();
@@ -807,13 +813,14 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
   w->meet = calloc(n, sizeof *w->meet);
   w->base.feed_pop = mpi_feed_pop;
   w->op = op;
+  w->req_tag = P2P_REQ_TAG(epoch);
   bool ok = w->all && w->got && w->meet;
   if (ok && w->dev == 0) {
     p2p_coord *c = w->coord = calloc(1, sizeof *c);
     ok = c && (c->pend = calloc(n, sizeof *c->pend)) && (c->ticket = calloc(n, sizeof *c->ticket)) &&
          (c->ended = calloc(n, sizeof *c->ended)) && (c->tx = calloc(n, sizeof *c->tx)) &&
          (c->tx_req = calloc(n, sizeof *c->tx_req));
-    int rc = ok ? m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, P2P_REQ_TAG, &c->rx_req) : 0;
+    int rc = ok ? m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, w->req_tag, &c->rx_req) : 0;
     if (rc) {
       mpi_free(&w->base);
       return mpi_fail(m, op, rc, "request");
