@@ -46,6 +46,9 @@
 /* all_reduce moves at most this many bytes per device and step (bounds
  * scratch); $SHLOC_MPI_REDUCE_STEP sets it (tests use small steps). */
 #define REDUCE_STEP_BYTES ((size_t)64 << 20)
+/* all_reduce sends whole operands (one round) up to this many bytes out
+ * per device and step, or always with two members. */
+#define DIRECT_REDUCE_BYTES ((size_t)64 << 10)
 
 typedef struct {
   int32_t rank;
@@ -460,19 +463,22 @@ static void cancel_all(shloc_mpi *m, shloc_mpi_req **reqs, uint32_t n) {
 }
 
 /* One step of the all_reduce on elements [0, len) of in / out (already
- * offset): reduce-scatter into out's own chunk, then all-gather.  Member
- * j's piece of this device's chunk arrives in its own slot (member 0's
- * directly in out) and is folded as soon as it and all before it are in,
- * left to right in group order.  With `sr` (the first step), the
- * signature exchange completes after the data messages are posted: one
- * round trip instead of two. */
+ * offset).  Split: reduce-scatter into out's own chunk, then all-gather
+ * ((g-1)/g of the operand out and in, twice).  Direct: every member sends
+ * its whole operand to every other and folds all of them (one round; the
+ * same bytes for two members, (g-1) times the operand for more).  Member
+ * j's piece arrives in its own slot (member 0's directly in out) and is
+ * folded as soon as it and all before it are in, left to right in group
+ * order.  With `sr` (the first step), the signature exchange completes
+ * after the data messages are posted: one round trip instead of two. */
 static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *me, const shl_buf *in, void *in_data,
-                              void *out_data, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer,
-                              sig_round *sr) {
+                              void *out_data, int64_t len, bool direct, const coll_fold *fold, shloc_mpi_req **reqs,
+                              int *peer, sig_round *sr) {
   shloc_mpi *m = w->m;
-  uint32_t g = me->n_ids, pos = me->pos;
+  uint32_t g = me->n_ids, pos = me->pos, parts = direct ? 1 : g;
   size_t es = dtype_bytes(in->dtype);
-  int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
+  int64_t c0 = chunk_start(len, parts, direct ? 0 : pos), cn = chunk_start(len, parts, (direct ? 0 : pos) + 1) - c0;
+  int64_t stride = direct ? len : len / g + 1;
   uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
   const uint8_t *mine = (const uint8_t *)in_data + c0 * es;
   /* reqs[j]: the receive from member j; reqs[g + j]: the send to it. */
@@ -480,8 +486,8 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   shl_status st = NULL;
   for (uint32_t j = 0; !st && j < g; j++) {
     if (j == pos) continue;
-    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    void *slot = j == 0 ? (void *)dst : scratch + (size_t)j * stride * es;
+    int64_t s = chunk_start(len, parts, direct ? 0 : j), sn = chunk_start(len, parts, (direct ? 0 : j) + 1) - s;
+    void *slot = j == 0 ? (void *)dst : scratch + (size_t)(j - 1) * stride * es;
     peer[j] = peer[g + j] = (int)me->ids[j];
     int rc = m->abi->irecv(m->run_comm, slot, (size_t)cn * es, (int)me->ids[j], 0, &reqs[j]);
     if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[g + j]);
@@ -500,7 +506,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   for (uint32_t j = 0; j < g; j++) {
     if (j != pos) ST_TRY(wait_all(w, op, &reqs[j], &peer[j], 1));
     if (j == 0) continue;
-    const void *src = j == pos ? mine : scratch + (size_t)j * stride * es;
+    const void *src = j == pos ? mine : scratch + (size_t)(j - 1) * stride * es;
     st = fold->fn(fold->ctx, in->dtype, dst, src, cn);
     if (st) {
       cancel_all(m, reqs, 2 * g);
@@ -508,6 +514,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
     }
   }
   ST_TRY(wait_all(w, op, reqs + g, peer + g, g));
+  if (direct) return NULL;
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
     int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
@@ -538,9 +545,14 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
       st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has a different size than its operand", k);
       break;
     }
-    int64_t step = (int64_t)(w->m->reduce_step / (es ? es : 1) + 1) * g;
+    /* Two members move the same bytes either way: one round is better;
+     * small operands are latency-bound. */
+    bool direct = g == 2 || (size_t)in->n * es * (g - 1) <= DIRECT_REDUCE_BYTES;
+    /* Elements per step: each device sends at most reduce_step bytes. */
+    int64_t per = (int64_t)(w->m->reduce_step / (es ? es : 1));
+    int64_t step = direct ? per / (g > 1 ? g - 1 : 1) + 1 : (per + 1) * g;
     int64_t span = in->n < step ? in->n : step;
-    size_t need = (size_t)(span / g + 1) * es * g;
+    size_t need = direct ? (size_t)span * es * (g - 1) + 1 : (size_t)(span / g + 1) * es * g;
     if (need > w->reduce_cap) {
       free(w->reduce_buf);
       w->reduce_cap = 0;
@@ -552,8 +564,8 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
     }
     for (int64_t off = 0; !st && off < in->n; off += step) {
       int64_t len = in->n - off < step ? in->n - off : step;
-      st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, fold,
-                       reqs, peer, sr.reqs ? &sr : NULL);
+      st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, direct,
+                       fold, reqs, peer, sr.reqs ? &sr : NULL);
       sr.reqs = NULL; /* completed (and freed) by the first step */
     }
   }
