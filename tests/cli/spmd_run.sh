@@ -81,4 +81,16 @@ if command -v timeout >/dev/null; then
   [ $rc -eq 0 ] && fail "a recv without a sender succeeded"
   grep -q "every device still running waits for another" "$tmp/out" || { cat "$tmp/out"; fail "stuck message"; }
 fi
+# Uneven tiles (7 elements on 4 devices): padded as XLA pads, the padding
+# dropped when the tiles are gathered; per-device outputs keep it (zeros).
+uneven > "$tmp/uneven.mlir"
+mk "$tmp/x7.npy" 'dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<7xf32>'
+"$SHLOC" run "$tmp/uneven.mlir" --input "$tmp/x7.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "uneven tiles"; }
+grep -qx "dense<\[2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00\]> : tensor<7xf32>" "$tmp/out" || { cat "$tmp/out"; fail "uneven values"; }
+mk "$tmp/u.dev0.npy" 'dense<[1.0, 2.0]> : tensor<2xf32>'
+mk "$tmp/u.dev1.npy" 'dense<[3.0, 4.0]> : tensor<2xf32>'
+mk "$tmp/u.dev2.npy" 'dense<[5.0, 6.0]> : tensor<2xf32>'
+mk "$tmp/u.dev3.npy" 'dense<[7.0, 9.0]> : tensor<2xf32>'
+"$SHLOC" run "$tmp/uneven.mlir" --input-per-device --input "$tmp/u.npy" --print > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "uneven per-device"; }
+tr -d '\n' < "$tmp/out" | grep -q "device #2:dense<\[6.000000e+00, 7.000000e+00\]> : tensor<2xf32>device #3:dense<\[8.000000e+00, 0.000000e+00\]> : tensor<2xf32>" || { cat "$tmp/out"; fail "uneven per-device values (the padding reads 0)"; }
 echo PASS
