@@ -10,10 +10,11 @@
  * permute is one send/receive pair and a broadcast only leaves the root;
  * messages go directly between device ranks, which needs no communicator
  * per process group (creating one is itself a collective over the run).
- * all_reduce is a deterministic reduce-scatter + all-gather: device j of
- * the group folds chunk j of every member's operand in group order, the
- * same fold the thread transport computes, so results are bit-identical
- * to it and independent of MPI's own (unspecified) reduction order.
+ * all_reduce moves its own data (whole operands in one round for two
+ * members or small operands, else reduce-scatter + all-gather) and folds
+ * in group order, the same fold the thread transport computes, so results
+ * are bit-identical to it and independent of MPI's own (unspecified)
+ * reduction order.  send/recv and infeed: transport_mpi_p2p.c.
  *
  * Every wait polls the requests together with a standing receive of fault
  * notices: a device that fails sends one to every rank, which then stops
@@ -27,119 +28,17 @@
 #include <time.h>
 
 #include "shloc/mpi.h"
-#include "mpi_abi.h"
-#include "transport.h"
-
-#define END_KIND UINT32_MAX      /* signature of a device whose program ended */
-#define NOTICE_TAG 0 /* results of a grid go on the notice communicator with tags 1.. */
-#define RESULT_TAG(i) (1 + (int)((i) % 30000))
-#define SIG_TAG 30001 /* on the run communicator, beside the operand tags (< 30000) */
-#define GATHER_TAG 30002
-/* Requests to the coordinator (device 0) carry the grid's number: a device
- * may start the next grid and ask (or end) while the coordinator still
- * finishes this one, whose standing receive must not take that request. */
-#define P2P_REQ_TAG(epoch) (30100 + (int)((epoch) % 256))
-#define P2P_REPLY_TAG 30004 /* from it */
-#define P2P_DATA_TAG 30005  /* a send's values, sender to receiver */
-#define DATA_TAG(k) ((int)((k) % 30000))
-#define DEFAULT_TIMEOUT_S 300
-/* all_reduce moves at most this many bytes per device and step (bounds
- * scratch); $SHLOC_MPI_REDUCE_STEP sets it (tests use small steps). */
-#define REDUCE_STEP_BYTES ((size_t)64 << 20)
-/* all_reduce sends whole operands (one round) up to this many bytes out
- * per device and step, or always with two members. */
-#define DIRECT_REDUCE_BYTES ((size_t)64 << 10)
-
-typedef struct {
-  int32_t rank;
-  char msg[252];
-} notice;
-
-struct shloc_mpi {
-  void *dl;
-  const shloc_mpi_abi *abi;
-  int rank, size;
-  unsigned timeout_s;
-  size_t reduce_step;       /* bytes */
-  void *notice_comm;
-  shloc_mpi_req *notice_rx; /* the standing receive of a peer's notice */
-  notice rx, tx;
-  shloc_mpi_req **notice_tx;
-  int failed;               /* first rank known to have failed, or -1 */
-  void *run_comm;           /* ranks [0, run_n) of the last grid */
-  uint32_t run_n;
-  uint32_t epoch;           /* grids started (the same count on every rank) */
-  struct sig *sigs;         /* the signatures of the last collective, by rank, then this rank's */
-};
-
-typedef struct sig {
-  uint32_t kind, n;
-  uint64_t seq, sizes;
-} sig;
-
-/* send/recv and infeed go through a coordinator, device 0 of the run: the
- * ops name no peer (send and recv pair by channel, the infeed queue is
- * shared), so one place pairs them in the order requests reach it, as the
- * thread transport does under its lock.  It serves requests whenever it
- * waits for anything (every wait polls), including at the end of its
- * program, until every device has ended.  The values then go directly from
- * sender to receiver. */
-typedef enum { P2P_SEND, P2P_RECV, P2P_FEED, P2P_DONE } p2p_kind;
-typedef enum { REPLY_MATCH, REPLY_BAD, REPLY_STUCK, REPLY_FEED } reply_kind;
-
-typedef struct {
-  uint32_t kind, dev;
-  int64_t chan;
-  uint64_t sizes; /* number, element types and sizes of the values */
-} p2p_req;
-
-typedef struct {
-  uint32_t kind, peer;
-  int64_t value; /* the infeed entry */
-} p2p_reply;
-
-/* The coordinator's state. */
-typedef struct {
-  p2p_req *pend;      /* by device: its waiting send or recv (ticket > 0) */
-  uint64_t *ticket, tickets;
-  bool *ended;
-  uint32_t n_ended, feed_next;
-  bool all_ended;
-  p2p_req rx;         /* the standing receive of a request */
-  shloc_mpi_req *rx_req;
-  p2p_reply *tx;      /* by device: the reply in flight */
-  shloc_mpi_req **tx_req;
-} p2p_coord;
-
-typedef struct {
-  coll_world base;
-  shloc_mpi *m;
-  p2p_coord *coord;     /* on device 0 */
-  const shl_op *op;     /* the run's op (run_parallel, or the function), for errors outside ops */
-  int req_tag;          /* P2P_REQ_TAG of this grid */
-  p2p_req out;          /* this device's request */
-  p2p_reply in;         /* and its reply */
-  bool replied;
-  uint32_t n, dev;
-  const coll_entry **all;
-  coll_entry *got;      /* entries of the devices this one received from */
-  shl_buf *bufs;        /* their operands (scratch data) */
-  shl_buf **bufp;
-  void *scratch;
-  uint32_t *meet, n_meet; /* the devices the last collective met (check_sig) */
-  void *reduce_buf;     /* all_reduce scratch, kept from call to call (fresh pages cost page faults) */
-  size_t reduce_cap;
-} mpi_world;
+#include "transport_mpi.h"
 
 /* ---- waiting ---- */
 
-static shl_status mpi_fail(const shloc_mpi *m, const shl_op *op, int rc, const char *what) {
+shl_status mpi_fail(const shloc_mpi *m, const shl_op *op, int rc, const char *what) {
   char s[256];
   m->abi->error_string(rc, s, sizeof s);
   return op_error(op, SHLOC_ERR_RUNTIME, "MPI %s failed: %s", what, s);
 }
 
-static shl_status peer_failed(const mpi_world *w, const shl_op *op) {
+shl_status mpi_peer_failed(const mpi_world *w, const shl_op *op) {
   int f = w->m->failed;
   uint32_t np = w->base.n_part;
   if (f >= 0 && (uint32_t)f < w->n)
@@ -149,7 +48,7 @@ static shl_status peer_failed(const mpi_world *w, const shl_op *op) {
 }
 
 /* Whether a peer's fault notice arrived. */
-static bool notice_arrived(shloc_mpi *m) {
+bool mpi_notice_arrived(shloc_mpi *m) {
   if (!m->notice_rx || m->abi->test(m->notice_rx) != 1) return m->failed >= 0;
   m->notice_rx = NULL;
   m->rx.msg[sizeof m->rx.msg - 1] = 0;
@@ -157,20 +56,18 @@ static bool notice_arrived(shloc_mpi *m) {
   return true;
 }
 
-static shl_status serve(mpi_world *w, const shl_op *op);
-static void tell_done(mpi_world *w);
 
 /* Completes reqs[0..n) and, with `flag`, waits until it is set (by serve,
  * on the coordinator); stops when a peer fails or the timeout passes.  The
  * coordinator serves requests meanwhile.  Spins briefly, then yields the
  * core (ranks often outnumber cores). */
-static shl_status wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n,
+shl_status mpi_wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n,
                              const bool *flag) {
   shloc_mpi *m = w->m;
   struct timespec t0, t;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (uint64_t spin = 0;; spin++) {
-    if (w->coord) ST_TRY(serve(w, op));
+    if (w->coord) ST_TRY(mpi_serve(w, op));
     bool done = !flag || *flag;
     for (uint32_t i = 0; i < n; i++) {
       if (!reqs[i]) continue;
@@ -181,7 +78,7 @@ static shl_status wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **req
     }
     if (done) return NULL;
     shl_status st = NULL;
-    if (notice_arrived(m)) st = peer_failed(w, op);
+    if (mpi_notice_arrived(m)) st = mpi_peer_failed(w, op);
     else if (spin >= 256 && spin % 64 == 0) {
       clock_gettime(CLOCK_MONOTONIC, &t);
       for (uint32_t i = 0; t.tv_sec - t0.tv_sec >= (time_t)m->timeout_s && !st && i < n; i++)
@@ -200,8 +97,8 @@ static shl_status wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **req
   }
 }
 
-static shl_status wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n) {
-  return wait_until(w, op, reqs, peer, n, NULL);
+shl_status mpi_wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n) {
+  return mpi_wait_until(w, op, reqs, peer, n, NULL);
 }
 
 /* ---- signatures ---- */
@@ -248,7 +145,7 @@ typedef struct {
 static shl_status sig_post(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *r) {
   shloc_mpi *m = w->m;
   *r = (sig_round){NULL, NULL, 0};
-  if (m->failed >= 0) return peer_failed(w, op);
+  if (m->failed >= 0) return mpi_peer_failed(w, op);
   sig mine = {me ? (uint32_t)me->kind : END_KIND, me ? me->n : 0, me ? me->seq : 0, me ? sizes_hash(me) : 0};
   m->sigs[m->size] = mine;
   m->sigs[w->dev] = mine;
@@ -283,7 +180,7 @@ static shl_status sig_check(mpi_world *w, const shl_op *op, const coll_entry *me
   shloc_mpi *m = w->m;
   const sig mine = m->sigs[m->size];
   uint32_t *ids = w->meet, n = w->n_meet;
-  shl_status st = wait_all(w, op, r->reqs, r->peer, r->q);
+  shl_status st = mpi_wait_all(w, op, r->reqs, r->peer, r->q);
   /* Compared with the lowest device that takes part, so all report alike. */
   uint32_t ref = n && ids[0] < w->dev ? ids[0] : w->dev, np = w->base.n_part;
   const sig *s0 = &m->sigs[ref];
@@ -387,7 +284,7 @@ static shl_status mpi_exchange(coll_world *cw, uint32_t dev, const shl_op *op, c
       if (rc) st = mpi_fail(m, op, rc, "send");
       q++;
     }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
   if (st) return st;
@@ -412,7 +309,7 @@ static void mpi_leave(coll_world *cw, uint32_t dev, bool failed) {
   shloc_mpi *m = w->m;
   scratch_free(w);
   if (!failed) {
-    tell_done(w);
+    mpi_tell_done(w);
     return;
   }
   /* A device that stopped because another failed stays quiet: that one told everybody. */
@@ -435,18 +332,7 @@ static void mpi_free(coll_world *cw) {
   mpi_world *w = (mpi_world *)cw;
   if (!w) return;
   scratch_free(w);
-  p2p_coord *c = w->coord;
-  for (uint32_t d = 0; c && d < w->n; d++)
-    if (c->tx_req[d]) w->m->abi->cancel(c->tx_req[d]);
-  if (c && c->rx_req) w->m->abi->cancel(c->rx_req);
-  if (c) {
-    free(c->pend);
-    free(c->ticket);
-    free(c->ended);
-    free(c->tx);
-    free(c->tx_req);
-    free(c);
-  }
+  mpi_coord_free(w);
   free(w->reduce_buf);
   free(w->all);
   free(w->got);
@@ -504,7 +390,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
   }
   if (pos == 0 && cn) memcpy(dst, mine, (size_t)cn * es);
   for (uint32_t j = 0; j < g; j++) {
-    if (j != pos) ST_TRY(wait_all(w, op, &reqs[j], &peer[j], 1));
+    if (j != pos) ST_TRY(mpi_wait_all(w, op, &reqs[j], &peer[j], 1));
     if (j == 0) continue;
     const void *src = j == pos ? mine : scratch + (size_t)(j - 1) * stride * es;
     st = fold->fn(fold->ctx, in->dtype, dst, src, cn);
@@ -513,7 +399,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
       return st;
     }
   }
-  ST_TRY(wait_all(w, op, reqs + g, peer + g, g));
+  ST_TRY(mpi_wait_all(w, op, reqs + g, peer + g, g));
   if (direct) return NULL;
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
@@ -525,7 +411,7 @@ static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *
       return mpi_fail(m, op, rc, "all_reduce exchange");
     }
   }
-  return wait_all(w, op, reqs, peer, 2 * g);
+  return mpi_wait_all(w, op, reqs, peer, 2 * g);
 }
 
 static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op, const coll_entry *me, shl_buf *const *out,
@@ -580,208 +466,6 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
   return st;
 }
 
-/* ---- send / recv / infeed through the coordinator ---- */
-
-static uint64_t values_hash(shl_buf *const *b, uint32_t n) {
-  uint64_t h = (1469598103934665603ull ^ n) * 1099511628211ull;
-  for (uint32_t k = 0; k < n; k++) h = (((h ^ b[k]->nbytes) * 1099511628211ull) ^ (uint64_t)b[k]->dtype) * 1099511628211ull;
-  return h;
-}
-
-/* Reply r to device d (the coordinator's own is set in place). */
-static shl_status reply_to(mpi_world *w, const shl_op *op, uint32_t d, p2p_reply r) {
-  if (d == w->dev) {
-    w->in = r;
-    w->replied = true;
-    return NULL;
-  }
-  p2p_coord *c = w->coord;
-  shloc_mpi *m = w->m;
-  /* d received the previous reply before it asked again: that send completes. */
-  while (c->tx_req[d]) {
-    int rc = m->abi->test(c->tx_req[d]);
-    if (rc < 0) return mpi_fail(m, op, -rc, "reply");
-    if (rc == 1) c->tx_req[d] = NULL;
-  }
-  c->tx[d] = r;
-  int rc = m->abi->isend(m->run_comm, &c->tx[d], sizeof r, (int)d, P2P_REPLY_TAG, &c->tx_req[d]);
-  return rc ? mpi_fail(m, op, rc, "reply") : NULL;
-}
-
-/* The device waiting longest in a `kind` request on `chan`, or UINT32_MAX. */
-static uint32_t oldest(const mpi_world *w, uint32_t kind, int64_t chan) {
-  const p2p_coord *c = w->coord;
-  uint32_t best = UINT32_MAX;
-  for (uint32_t d = 0; d < w->n; d++)
-    if (c->ticket[d] && c->pend[d].kind == kind && c->pend[d].chan == chan &&
-        (best == UINT32_MAX || c->ticket[d] < c->ticket[best]))
-      best = d;
-  return best;
-}
-
-/* When every device has ended or waits in a send or recv nobody pairs, none
- * can go on: the waiting ones stop (devices in collectives are not known
- * here; the timeout bounds those). */
-static shl_status stuck_check(mpi_world *w, const shl_op *op) {
-  p2p_coord *c = w->coord;
-  uint32_t waiting = 0;
-  for (uint32_t d = 0; d < w->n; d++) {
-    if (!c->ended[d] && !c->ticket[d]) return NULL;
-    waiting += c->ticket[d] != 0;
-  }
-  for (uint32_t d = 0; waiting && d < w->n; d++)
-    if (c->ticket[d]) {
-      c->ticket[d] = 0;
-      ST_TRY(reply_to(w, op, d, (p2p_reply){REPLY_STUCK, d, 0}));
-    }
-  return NULL;
-}
-
-static shl_status handle(mpi_world *w, const shl_op *op, const p2p_req *q) {
-  p2p_coord *c = w->coord;
-  if (q->kind == P2P_FEED) return reply_to(w, op, q->dev, (p2p_reply){REPLY_FEED, q->dev, c->feed_next++});
-  if (q->kind == P2P_DONE) {
-    c->n_ended += !c->ended[q->dev];
-    c->ended[q->dev] = true;
-    c->all_ended = c->n_ended == w->n;
-  } else {
-    uint32_t other = oldest(w, q->kind == P2P_SEND ? P2P_RECV : P2P_SEND, q->chan);
-    if (other == UINT32_MAX) {
-      c->pend[q->dev] = *q;
-      c->ticket[q->dev] = ++c->tickets;
-    } else {
-      c->ticket[other] = 0;
-      uint32_t snd = q->kind == P2P_SEND ? q->dev : other, rcv = snd == q->dev ? other : q->dev;
-      uint32_t kind = c->pend[other].sizes == q->sizes ? REPLY_MATCH : REPLY_BAD;
-      ST_TRY(reply_to(w, op, snd, (p2p_reply){kind, rcv, q->chan}));
-      ST_TRY(reply_to(w, op, rcv, (p2p_reply){kind, snd, q->chan}));
-    }
-  }
-  return stuck_check(w, op);
-}
-
-/* The coordinator takes the requests that arrived. */
-static shl_status serve(mpi_world *w, const shl_op *op) {
-  p2p_coord *c = w->coord;
-  shloc_mpi *m = w->m;
-  while (c->rx_req) {
-    int rc = m->abi->test(c->rx_req);
-    if (rc < 0) return mpi_fail(m, op, -rc, "request");
-    if (!rc) return NULL;
-    p2p_req q = c->rx;
-    c->rx_req = NULL;
-    rc = m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, w->req_tag, &c->rx_req);
-    if (rc) return mpi_fail(m, op, rc, "request");
-    if (q.dev < w->n && q.kind <= P2P_DONE) ST_TRY(handle(w, op, &q));
-  }
-  return NULL;
-}
-
-/* Asks the coordinator and waits for its reply. */
-static shl_status ask(mpi_world *w, const shl_op *op, p2p_req q, p2p_reply *out) {
-  if (w->m->failed >= 0) return peer_failed(w, op);
-  w->replied = false;
-  w->out = q;
-  if (w->coord) {
-    ST_TRY(handle(w, op, &w->out));
-    ST_TRY(wait_until(w, op, NULL, NULL, 0, &w->replied));
-  } else {
-    shloc_mpi *m = w->m;
-    shloc_mpi_req *reqs[2] = {NULL, NULL};
-    int peer[2] = {0, 0};
-    int rc = m->abi->irecv(m->run_comm, &w->in, sizeof w->in, 0, P2P_REPLY_TAG, &reqs[0]);
-    if (!rc) rc = m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, w->req_tag, &reqs[1]);
-    if (rc) {
-      if (reqs[0]) m->abi->cancel(reqs[0]);
-      return mpi_fail(m, op, rc, "request");
-    }
-    ST_TRY(wait_all(w, op, reqs, peer, 2));
-  }
-  *out = w->in;
-  return NULL;
-}
-
-static shl_status paired(const mpi_world *w, const shl_op *op, const p2p_reply *r, bool send, int64_t chan) {
-  if (r->kind == REPLY_STUCK)
-    return op_error(op, SHLOC_ERR_RUNTIME,
-                    "stopped: every device still running waits for another (a send or recv without its partner)");
-  if (r->kind == REPLY_BAD && send)
-    return op_error(op, SHLOC_ERR_RUNTIME, "sends on channel %lld values that device #%u's recv does not take",
-                    (long long)chan, r->peer);
-  if (r->kind == REPLY_BAD)
-    return op_error(op, SHLOC_ERR_RUNTIME, "device #%u sent on channel %lld values that do not match this op's results",
-                    r->peer, (long long)chan);
-  if (r->kind != REPLY_MATCH || r->peer >= w->n)
-    return op_error(op, SHLOC_ERR_RUNTIME, "unexpected reply from the coordinator");
-  return NULL;
-}
-
-/* The values of a paired send move directly between the two ranks. */
-static shl_status p2p_move(mpi_world *w, const shl_op *op, bool send, int64_t chan, shl_buf *const *bufs,
-                           uint32_t n) {
-  p2p_reply r;
-  ST_TRY(ask(w, op, (p2p_req){send ? P2P_SEND : P2P_RECV, w->dev, chan, values_hash(bufs, n)}, &r));
-  ST_TRY(paired(w, op, &r, send, chan));
-  shloc_mpi *m = w->m;
-  shloc_mpi_req **reqs = calloc(n + 1, sizeof *reqs);
-  int *peer = malloc((n + 1) * sizeof *peer);
-  shl_status st = reqs && peer ? NULL : st_oom();
-  uint32_t q = 0;
-  for (uint32_t k = 0; !st && k < n; k++) {
-    peer[q] = (int)r.peer;
-    int rc = send ? m->abi->isend(m->run_comm, bufs[k]->data, bufs[k]->nbytes, (int)r.peer, P2P_DATA_TAG, &reqs[q++])
-                  : m->abi->irecv(m->run_comm, bufs[k]->data, bufs[k]->nbytes, (int)r.peer, P2P_DATA_TAG, &reqs[q++]);
-    if (rc) st = mpi_fail(m, op, rc, send ? "send" : "recv");
-  }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
-  free(reqs);
-  free(peer);
-  return st;
-}
-
-static shl_status mpi_send(coll_world *cw, uint32_t dev, const shl_op *op, int64_t chan, shl_buf *const *bufs,
-                           uint32_t n) {
-  (void)dev;
-  return p2p_move((mpi_world *)cw, op, true, chan, bufs, n);
-}
-
-static shl_status mpi_recv(coll_world *cw, uint32_t dev, const shl_op *op, int64_t chan, shl_buf *const *bufs,
-                           uint32_t n) {
-  (void)dev;
-  return p2p_move((mpi_world *)cw, op, false, chan, bufs, n);
-}
-
-static shl_status mpi_feed_pop(coll_world *cw, uint32_t dev, const shl_op *op, uint32_t *k) {
-  mpi_world *w = (mpi_world *)cw;
-  p2p_reply r;
-  ST_TRY(ask(w, op, (p2p_req){P2P_FEED, dev, 0, 0}, &r));
-  if (r.kind != REPLY_FEED) return op_error(op, SHLOC_ERR_RUNTIME, "unexpected reply from the coordinator");
-  *k = (uint32_t)r.value;
-  return NULL;
-}
-
-/* Tells the coordinator that this device's program ended. */
-static void tell_done(mpi_world *w) {
-  if (w->coord) {
-    w->out = (p2p_req){P2P_DONE, w->dev, 0, 0};
-    shl_status st = handle(w, w->op, &w->out);
-    if (st) shloc_status_free(st);
-    return;
-  }
-  shloc_mpi *m = w->m;
-  shloc_mpi_req *req = NULL;
-  w->out = (p2p_req){P2P_DONE, w->dev, 0, 0};
-  if (m->abi->isend(m->run_comm, &w->out, sizeof w->out, 0, w->req_tag, &req)) return;
-  /* A small message: it leaves at once unless the coordinator failed. */
-  while (m->abi->test(req) == 0) {
-    if (notice_arrived(m)) {
-      m->abi->cancel(req);
-      return;
-    }
-    sched_yield();
-  }
-}
-
 static const coll_transport mpi_transport = {.exchange = mpi_exchange,
                                              .release = mpi_release,
                                              .leave = mpi_leave,
@@ -827,20 +511,10 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
   w->op = op;
   w->req_tag = P2P_REQ_TAG(epoch);
   bool ok = w->all && w->got && w->meet;
-  if (ok && w->dev == 0) {
-    p2p_coord *c = w->coord = calloc(1, sizeof *c);
-    ok = c && (c->pend = calloc(n, sizeof *c->pend)) && (c->ticket = calloc(n, sizeof *c->ticket)) &&
-         (c->ended = calloc(n, sizeof *c->ended)) && (c->tx = calloc(n, sizeof *c->tx)) &&
-         (c->tx_req = calloc(n, sizeof *c->tx_req));
-    int rc = ok ? m->abi->irecv(m->run_comm, &c->rx, sizeof c->rx, SHLOC_MPI_ANY_SOURCE, w->req_tag, &c->rx_req) : 0;
-    if (rc) {
-      mpi_free(&w->base);
-      return mpi_fail(m, op, rc, "request");
-    }
-  }
-  if (!ok) {
+  shl_status st = ok ? (w->dev == 0 ? mpi_coord_new(w) : NULL) : st_oom();
+  if (st) {
     mpi_free(&w->base);
-    return st_oom();
+    return st;
   }
   *dev = w->dev;
   *out = &w->base;
@@ -856,7 +530,7 @@ shl_status coll_mpi_finish(shloc_mpi *m, coll_world *cw, const shl_op *op, shl_s
     st = check_sig(w, op, NULL); /* every device ended its program */
     /* The coordinator serves until every device has told it so (their
      * requests must not reach the next run's coordinator). */
-    if (!st && w->coord) st = wait_until(w, op, NULL, NULL, 0, &w->coord->all_ended);
+    if (!st && w->coord) st = mpi_wait_until(w, op, NULL, NULL, 0, &w->coord->all_ended);
     if (st) {
       mpi_leave(cw, w->dev, true);
       return st;
@@ -886,7 +560,7 @@ shl_status coll_mpi_finish(shloc_mpi *m, coll_world *cw, const shl_op *op, shl_s
       }
       if (rc) st = mpi_fail(m, op, rc, "result exchange");
     }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
   return st;
@@ -898,7 +572,7 @@ shl_status coll_mpi_gather(coll_world *cw, const shl_op *op, const void *mine, c
                            void *all) {
   mpi_world *w = (mpi_world *)cw;
   shloc_mpi *m = w->m;
-  if (m->failed >= 0) return peer_failed(w, op);
+  if (m->failed >= 0) return mpi_peer_failed(w, op);
   bool get = root == COLL_ALL || root == w->dev;
   shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
   int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
@@ -921,7 +595,7 @@ shl_status coll_mpi_gather(coll_world *cw, const shl_op *op, const void *mine, c
     }
     if (rc) st = mpi_fail(m, op, rc, "gather");
   }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
   return st;
