@@ -168,14 +168,17 @@ static shl_status threads_exchange(coll_world *w, uint32_t dev, const shl_op *op
     uint32_t d = group_at(mine, j);
     const coll_entry *e = tw->entries[d];
     if (e->kind != e0->kind || e->n != e0->n) {
-      shl_status r = threads_release(w, dev, op); /* the others still read this entry */
-      if (r) shloc_status_free(r);
-      return op_error(
+      /* The message first: once this device has released, the others may
+       * return and their entries (on their stacks) are gone. */
+      shl_status err = op_error(
           op, SHLOC_ERR_RUNTIME,
           "devices disagree on collective #%llu: device #%u runs '%s' with %u operands, device #%u runs '%s' "
           "with %u operands (its collective #%llu)",
           (unsigned long long)e0->seq, d0, shl_op_table[e0->kind].name, e0->n, d, shl_op_table[e->kind].name, e->n,
           (unsigned long long)e->seq);
+      shl_status r = threads_release(w, dev, op); /* the others still read this entry */
+      if (r) shloc_status_free(r);
+      return err;
     }
   }
   *all = tw->entries;
