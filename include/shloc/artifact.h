@@ -20,11 +20,20 @@ enum {
  * express the module, see shloc_module_min_version).  *out_bytes is
  * malloc'd.  A module using an op, attribute or type newer than the target
  * is refused with an error at that op naming the first version that has it;
- * ops outside StableHLO/func (CHLO, Shardy, ...) are refused. */
+ * CHLO ops are first decomposed into StableHLO on a copy of |m|, as XLA's
+ * serializer does (see shloc_module_legalize_chlo); other ops outside
+ * StableHLO/func (Shardy, check.*, ...) are refused. */
 SHLOC_API shloc_status shloc_module_serialize(const shloc_module *m, const char *target_version, unsigned flags,
                                               void **out_bytes, size_t *out_len);
+/* Replaces every CHLO op of |m| (at any depth) by StableHLO ops computing
+ * the same values with upstream's chlo-legalize-to-stablehlo formulas, in
+ * place, then verifies |m|.  An op, element type or dynamic shape without a
+ * decomposition is an error at the op naming it; |m| is then partly
+ * rewritten and should be discarded.  |m| must outlive nothing: new ops
+ * live in its arena. */
+SHLOC_API shloc_status shloc_module_legalize_chlo(shloc_module *m);
 /* The oldest StableHLO version ("X.Y.Z") whose VHLO expresses every op,
- * attribute and type of |m|, written to |buf| (room for |cap| bytes). */
+ * attribute and type of |m| (after the CHLO decomposition), written to |buf| (room for |cap| bytes). */
 SHLOC_API shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap);
 /* The newest and the oldest versions shloc writes ("1.20.0", "0.9.0"). */
 SHLOC_API const char *shloc_vhlo_current_version(void);

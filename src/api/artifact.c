@@ -4,6 +4,7 @@
 
 #include "bytecode/vhlo/vhlo.h"
 #include "bytecode/vhlo/vhlo_write.h"
+#include "passes/chlo_legalize.h"
 #include "shloc/artifact.h"
 
 const char *shloc_vhlo_current_version(void) { return "1.20.0"; }
@@ -45,7 +46,7 @@ bad:
 }
 
 /* Converts m for `target` (probe: finds the oldest version instead). */
-static shl_status convert(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
+static shl_status convert_module(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
                           uint8_t **out, size_t *len, uint32_t need[3]) {
   bw_writer w;
   bw_init(&w, bytecode_version_for(target), producer);
@@ -62,6 +63,22 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   bw_free(&w);
   return st;
 }
+
+/* convert_module, on a copy with its CHLO ops decomposed when it has any
+ * (VHLO has no CHLO; XLA's SerializeUsingVersionedStablehlo runs
+ * chlo-legalize-to-stablehlo first too). */
+static shl_status convert(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
+                          uint8_t **out, size_t *len, uint32_t need[3]) {
+  if (!pass_has_chlo(m)) return convert_module(m, target, probe, strip, producer, out, len, need);
+  shloc_module *copy;
+  ST_TRY(module_clone(m, &copy));
+  shl_status st = pass_legalize_chlo(copy);
+  if (!st) st = convert_module(copy, target, probe, strip, producer, out, len, need);
+  shloc_module_destroy(copy);
+  return st;
+}
+
+shloc_status shloc_module_legalize_chlo(shloc_module *m) { return pass_legalize_chlo(m); }
 
 shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap) {
   if (!m || !m->top || !buf) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");

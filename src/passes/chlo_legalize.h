@@ -1,0 +1,24 @@
+/* Pass: CHLO -> StableHLO, the decompositions of upstream's
+ * chlo-legalize-to-stablehlo (openxla/stablehlo
+ * stablehlo/transforms/ChloLegalizeToStablehlo.cpp and
+ * ChloDecompositionPatterns*.td), which XLA's SerializeUsingVersionedStablehlo
+ * runs before writing a portable artifact: VHLO has no CHLO ops.
+ *
+ * Every CHLO op of the module (at any depth) is replaced by StableHLO ops
+ * computing the same function with upstream's formulas (polynomials,
+ * Lanczos approximations, ...), inserted where the op was, with its
+ * location.  An op or operand type without a decomposition here is an error
+ * at the op naming it; the module is then partially rewritten and should be
+ * discarded.  Only static shapes are decomposed (upstream goes through the
+ * shape dialect for dynamic ones). */
+#ifndef SHLOC_PASSES_CHLO_LEGALIZE_H
+#define SHLOC_PASSES_CHLO_LEGALIZE_H
+
+#include "ir/ir.h"
+
+/* Whether the module holds a CHLO op anywhere. */
+bool pass_has_chlo(const shloc_module *m);
+/* Rewrites m in place and verifies the result. */
+shl_status pass_legalize_chlo(shloc_module *m);
+
+#endif
