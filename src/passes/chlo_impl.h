@@ -66,8 +66,11 @@ typedef void (*cl_rule)(cl_emit *e, const shl_op *op, shl_value **results);
 /* chlo_simple.c: conj, is_*inf, constant(_like), square, tan, atan, atanh,
  * mulhi, next_after, cosh, sinh, broadcast_* */
 void cl_rule_simple(cl_emit *e, const shl_op *op, shl_value **res);
-/* chlo_trig.c: asin, acos, acosh, asinh on real operands */
+/* chlo_trig.c: asin, acos, acosh, asinh on real operands (complex: cl_rule_complex) */
 void cl_rule_inverse_trig(cl_emit *e, const shl_op *op, shl_value **res);
+/* chlo_complex.c: _asin_acos_kernel, and asin, acos, acosh, asinh, atan,
+ * atanh on complex operands */
+void cl_rule_complex(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_erf.c: erf, erfc, erf_inv */
 void cl_rule_erf(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_gamma.c: lgamma, digamma, bessel_i1e */

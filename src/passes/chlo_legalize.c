@@ -4,12 +4,17 @@
 
 static bool is_chlo(const shl_op *op) { return op_id(op) >= OP_CHLO_ACOS && op_id(op) <= OP_CHLO_SCAN; }
 
-static cl_rule rule_for(shl_opid id) {
+static cl_rule rule_for(const shl_op *op) {
+  shl_opid id = op_id(op);
+  bool complex = op->n_operands && dtype_is_complex(op->operands[0]->type->dtype);
   switch (id) {
+    case OP_CHLO_ASIN_ACOS_KERNEL: return cl_rule_complex;
+    case OP_CHLO_ATAN:
+    case OP_CHLO_ATANH: return complex ? cl_rule_complex : cl_rule_simple;
     case OP_CHLO_ASIN:
     case OP_CHLO_ACOS:
     case OP_CHLO_ACOSH:
-    case OP_CHLO_ASINH: return cl_rule_inverse_trig;
+    case OP_CHLO_ASINH: return complex ? cl_rule_complex : cl_rule_inverse_trig;
     case OP_CHLO_ERF:
     case OP_CHLO_ERFC:
     case OP_CHLO_ERF_INV: return cl_rule_erf;
@@ -76,7 +81,7 @@ static shl_status replace(cl_pass *p, shl_block *b, shl_op *op) {
   shl_value **res = ARENA_ARRAY(e.a, shl_value *, op->n_results + 1);
   if (!res) return st_oom();
   shl_op *prev = op->prev;
-  rule_for(op_id(op))(&e, op, res);
+  rule_for(op)(&e, op, res);
   for (uint32_t i = 0; i < op->n_results && !e.st; i++) {
     if (!res[i]) e.st = st_oom();
     else if (!type_eq(res[i]->type, op->results[i].type))

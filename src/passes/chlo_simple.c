@@ -272,14 +272,8 @@ void cl_rule_simple(cl_emit *e, const shl_op *op, shl_value **res) {
     }
     case OP_CHLO_SQUARE: res[0] = is_cplx(x) ? square_complex(e, x) : cl_mul(e, x, x); return;
     case OP_CHLO_TAN: res[0] = cl_un(e, OP_TAN, x); return;
-    case OP_CHLO_ATAN:
-      if (is_cplx(x)) break;
-      res[0] = cl_bin(e, OP_ATAN2, x, cl_const(e, x, 1.0));
-      return;
-    case OP_CHLO_ATANH:
-      if (is_cplx(x)) break;
-      res[0] = atanh_real(e, x);
-      return;
+    case OP_CHLO_ATAN: res[0] = cl_bin(e, OP_ATAN2, x, cl_const(e, x, 1.0)); return;
+    case OP_CHLO_ATANH: res[0] = atanh_real(e, x); return;
     case OP_CHLO_COSH: res[0] = is_cplx(x) ? half_exp_pair(e, x, false) : cl_upcast_f32(e, x, cosh_f32); return;
     case OP_CHLO_SINH: res[0] = is_cplx(x) ? half_exp_pair(e, x, true) : cl_upcast_f32(e, x, sinh_f32); return;
     case OP_CHLO_MULHI: res[0] = mulhi(e, x, op->operands[1]); return;
@@ -292,5 +286,4 @@ void cl_rule_simple(cl_emit *e, const shl_op *op, shl_value **res) {
       cl_fail(e, "has no StableHLO decomposition in shloc (VHLO cannot hold CHLO ops)");
       return;
   }
-  cl_fail(e, "on complex operands is not decomposed yet");
 }
