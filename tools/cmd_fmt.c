@@ -52,7 +52,7 @@ int cmd_fmt(int argc, char **argv) {
     shloc_status st =
         shloc_module_parse_borrowed(ctx, path, chunks[c].text, chunks[c].len, chunks[c].first_line, &mods[c]);
     if (!st && (verify || legalize)) st = shloc_module_verify(mods[c]);
-    if (!st && legalize) st = shloc_module_legalize_chlo(mods[c]);
+    if (!st && legalize) st = shloc_module_legalize_chlo(mods[c], NULL);
     if (st) {
       cli_report(st, in.text, in.len);
       rc = 1;

@@ -25,13 +25,13 @@ enum {
  * StableHLO/func (Shardy, check.*, ...) are refused. */
 SHLOC_API shloc_status shloc_module_serialize(const shloc_module *m, const char *target_version, unsigned flags,
                                               void **out_bytes, size_t *out_len);
-/* Replaces every CHLO op of |m| (at any depth) by StableHLO ops computing
- * the same values with upstream's chlo-legalize-to-stablehlo formulas, in
- * place, then verifies |m|.  An op, element type or dynamic shape without a
- * decomposition is an error at the op naming it; |m| is then partly
- * rewritten and should be discarded.  |m| must outlive nothing: new ops
- * live in its arena. */
-SHLOC_API shloc_status shloc_module_legalize_chlo(shloc_module *m);
+/* Replaces every CHLO op of the verified module |m| (at any depth) by
+ * StableHLO ops computing the same values with upstream's
+ * chlo-legalize-to-stablehlo formulas, in place, then verifies |m|;
+ * *out_replaced (may be NULL) receives the number of CHLO ops replaced.  An
+ * op, element type or dynamic shape without a decomposition is an error at
+ * the op naming it; |m| is then partly rewritten and should be discarded. */
+SHLOC_API shloc_status shloc_module_legalize_chlo(shloc_module *m, size_t *out_replaced);
 /* The oldest StableHLO version ("X.Y.Z") whose VHLO expresses every op,
  * attribute and type of |m| (after the CHLO decomposition), written to |buf| (room for |cap| bytes). */
 SHLOC_API shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap);

@@ -72,13 +72,15 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   if (!pass_has_chlo(m)) return convert_module(m, target, probe, strip, producer, out, len, need);
   shloc_module *copy;
   ST_TRY(module_clone(m, &copy));
-  shl_status st = pass_legalize_chlo(copy);
+  shl_status st = pass_legalize_chlo(copy, NULL);
   if (!st) st = convert_module(copy, target, probe, strip, producer, out, len, need);
   shloc_module_destroy(copy);
   return st;
 }
 
-shloc_status shloc_module_legalize_chlo(shloc_module *m) { return pass_legalize_chlo(m); }
+shloc_status shloc_module_legalize_chlo(shloc_module *m, size_t *out_replaced) {
+  return pass_legalize_chlo(m, out_replaced);
+}
 
 shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap) {
   if (!m || !m->top || !buf) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");

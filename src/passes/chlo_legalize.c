@@ -40,6 +40,7 @@ bool pass_has_chlo(const shloc_module *m) { return m && m->top && has_chlo_in(m-
 typedef struct {
   shloc_module *m;
   shl_ptrmap repl; /* result of a removed CHLO op -> the value replacing it */
+  size_t replaced;
 } cl_pass;
 
 static shl_status walk_block(cl_pass *p, shl_block *b);
@@ -91,6 +92,7 @@ static shl_status replace(cl_pass *p, shl_block *b, shl_op *op) {
   if (e.st) return e.st;
   ST_TRY(order_new_ops(e.a, b, prev ? prev->next : b->first, op, res));
   block_remove(b, op);
+  p->replaced++;
   return NULL;
 }
 
@@ -114,11 +116,13 @@ static shl_status walk_block(cl_pass *p, shl_block *b) {
   return NULL;
 }
 
-shl_status pass_legalize_chlo(shloc_module *m) {
+shl_status pass_legalize_chlo(shloc_module *m, size_t *replaced) {
+  if (replaced) *replaced = 0;
   if (!m || !m->top) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");
   cl_pass p = {.m = m};
   ptrmap_init(&p.repl, &m->arena);
   for (uint32_t r = 0; r < m->top->n_regions; r++)
     for (uint32_t k = 0; k < m->top->regions[r].n_blocks; k++) ST_TRY(walk_block(&p, m->top->regions[r].blocks[k]));
-  return shloc_module_verify(m);
+  if (replaced) *replaced = p.replaced;
+  return p.replaced ? shloc_module_verify(m) : NULL;
 }

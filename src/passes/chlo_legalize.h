@@ -18,7 +18,8 @@
 
 /* Whether the module holds a CHLO op anywhere. */
 bool pass_has_chlo(const shloc_module *m);
-/* Rewrites m in place and verifies the result. */
-shl_status pass_legalize_chlo(shloc_module *m);
+/* Rewrites m in place and verifies the result; *replaced (may be NULL)
+ * counts the CHLO ops replaced. */
+shl_status pass_legalize_chlo(shloc_module *m, size_t *replaced);
 
 #endif
