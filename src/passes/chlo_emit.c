@@ -135,3 +135,12 @@ shl_value *cl_upcast_f32(cl_emit *e, shl_value *x, cl_fn1 f32_fn) {
     return cl_fail(e, "has element type %s; it is decomposed for f16, bf16, f32 and f64", dtype_name(dt));
   return cl_convert(e, f32_fn(e, cl_convert(e, x, DT_F32)), dt);
 }
+
+shl_value *cl_upcast2_f32(cl_emit *e, shl_value *x, shl_value *y, cl_fn2 f32_fn) {
+  if (!x || !y) return oom(e);
+  shl_dtype dt = x->type->dtype;
+  if (dt == DT_F32 || dt == DT_F64) return f32_fn(e, x, y);
+  if (dt != DT_F16 && dt != DT_BF16)
+    return cl_fail(e, "has element type %s; it is decomposed for f16, bf16, f32 and f64", dtype_name(dt));
+  return cl_convert(e, f32_fn(e, cl_convert(e, x, DT_F32), cl_convert(e, y, DT_F32)), dt);
+}

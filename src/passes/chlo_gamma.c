@@ -29,7 +29,7 @@ static shl_value *lanczos_log_t(cl_emit *e, shl_value *x, shl_value *z, shl_valu
   return cl_add(e, cl_const(e, x, log(lanczos_g + 0.5)), cl_log1p(e, cl_div(e, z, gh)));
 }
 
-static shl_value *lgamma_f32(cl_emit *e, shl_value *x) {
+shl_value *cl_lgamma(cl_emit *e, shl_value *x) {
   shl_value *reflect, *z = lanczos_z(e, x, &reflect);
   shl_value *half = cl_const(e, x, 0.5), *one = cl_const(e, x, 1.0);
   shl_value *a = cl_const(e, x, lanczos_base);
@@ -53,7 +53,7 @@ static shl_value *lgamma_f32(cl_emit *e, shl_value *x) {
   return cl_select(e, cl_cmp(e, "EQ", cl_abs(e, x), inf), inf, lg);
 }
 
-static shl_value *digamma_f32(cl_emit *e, shl_value *x) {
+shl_value *cl_digamma(cl_emit *e, shl_value *x) {
   shl_value *reflect, *z = lanczos_z(e, x, &reflect);
   shl_value *zero = cl_const(e, x, 0.0);
   shl_value *a = cl_const(e, x, lanczos_base), *a_prime = zero;
@@ -139,8 +139,8 @@ static shl_value *bessel_any(cl_emit *e, shl_value *x) {
 void cl_rule_gamma(cl_emit *e, const shl_op *op, shl_value **res) {
   shl_value *x = op->operands[0];
   switch (op_id(op)) {
-    case OP_CHLO_LGAMMA: res[0] = cl_upcast_f32(e, x, lgamma_f32); return;
-    case OP_CHLO_DIGAMMA: res[0] = cl_upcast_f32(e, x, digamma_f32); return;
+    case OP_CHLO_LGAMMA: res[0] = cl_upcast_f32(e, x, cl_lgamma); return;
+    case OP_CHLO_DIGAMMA: res[0] = cl_upcast_f32(e, x, cl_digamma); return;
     default: res[0] = cl_upcast_f32(e, x, bessel_any); return;
   }
 }

@@ -59,6 +59,8 @@ shl_value *cl_fail(cl_emit *e, const char *fmt, ...) __attribute__((format(print
  * materializeWithUpcast; f64 and f32 unchanged. */
 typedef shl_value *(*cl_fn1)(cl_emit *e, shl_value *x);
 shl_value *cl_upcast_f32(cl_emit *e, shl_value *x, cl_fn1 f32_fn);
+typedef shl_value *(*cl_fn2)(cl_emit *e, shl_value *x, shl_value *y);
+shl_value *cl_upcast2_f32(cl_emit *e, shl_value *x, shl_value *y, cl_fn2 f32_fn);
 
 /* One rule per CHLO op: results[i] replaces the op's result i. */
 typedef void (*cl_rule)(cl_emit *e, const shl_op *op, shl_value **results);
@@ -75,6 +77,13 @@ void cl_rule_complex(cl_emit *e, const shl_op *op, shl_value **res);
 void cl_rule_erf(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_gamma.c: lgamma, digamma, bessel_i1e */
 void cl_rule_gamma(cl_emit *e, const shl_op *op, shl_value **res);
+/* lgamma and digamma of an f32 or f64 value */
+shl_value *cl_lgamma(cl_emit *e, shl_value *x);
+shl_value *cl_digamma(cl_emit *e, shl_value *x);
+/* chlo_zeta.c: zeta, polygamma (also behind broadcast_zeta/broadcast_polygamma) */
+shl_value *cl_zeta(cl_emit *e, shl_value *x, shl_value *q);
+shl_value *cl_polygamma(cl_emit *e, shl_value *n, shl_value *x);
+void cl_rule_zeta(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_topk.c: top_k */
 void cl_rule_top_k(cl_emit *e, const shl_op *op, shl_value **res);
 

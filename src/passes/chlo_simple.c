@@ -109,9 +109,10 @@ static shl_value *mulhi(cl_emit *e, shl_value *a, shl_value *b) {
   }
   if (dt == DT_UI64) return mulhi_u64(e, a, b);
   if (dt != DT_I64) return cl_fail(e, "has element type %s, which has no decomposition", dtype_name(dt));
-  /* Signed: the unsigned high half, minus b where a < 0 and a where b < 0. */
-  shl_value *ua = cl_convert(e, a, DT_UI64), *ub = cl_convert(e, b, DT_UI64);
-  shl_value *hi = mulhi_u64(e, ua, ub);
+  /* Signed: the unsigned high half, minus b where a < 0 and a where b < 0
+   * (each unsigned view its own convert, as upstream's pattern builds it). */
+  shl_value *hi = mulhi_u64(e, cl_convert(e, a, DT_UI64), cl_convert(e, b, DT_UI64));
+  shl_value *ub = cl_convert(e, b, DT_UI64), *ua = cl_convert(e, a, DT_UI64);
   hi = cl_sub(e, hi, cl_select(e, cl_cmp(e, "LT", a, cl_const(e, a, 0)), ub, cl_const(e, ub, 0)));
   hi = cl_sub(e, hi, cl_select(e, cl_cmp(e, "LT", b, cl_const(e, b, 0)), ua, cl_const(e, ua, 0)));
   return cl_convert(e, hi, DT_I64);
@@ -224,7 +225,7 @@ static void broadcast_op(cl_emit *e, const shl_op *op, shl_value **res) {
     return;
   }
   if (target == OP_CHLO_POLYGAMMA || target == OP_CHLO_ZETA) {
-    cl_fail(e, "is not decomposed yet (no StableHLO expansion of %s here)", shl_op_table[target].name);
+    res[0] = cl_upcast2_f32(e, ops[0], ops[1], target == OP_CHLO_ZETA ? cl_zeta : cl_polygamma);
     return;
   }
   shl_named_attr attrs[2];

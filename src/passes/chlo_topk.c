@@ -56,13 +56,15 @@ void cl_rule_top_k(cl_emit *e, const shl_op *op, shl_value **res) {
   shl_named_attr iota_dim = named("iota_dimension", i64_attr(e, last));
   shl_value *iota = cl_op(e, OP_IOTA, 0, NULL, cl_type_like(e, t, DT_I32), 1, &iota_dim);
   if (!iota) return;
-  /* is_stable only when true: absent means false, as a read artifact has it. */
+  /* top_k is stable unless is_stable = false; sort's is_stable is written
+   * only when true (absent means false, as a read artifact has it). */
   const shl_attr *stable = op_attr(op, "is_stable");
-  shl_named_attr attrs[2] = {named("dimension", i64_attr(e, last)), named("is_stable", stable)};
-  uint32_t n_attrs = stable && stable->kind == AT_BOOL && stable->u.b ? 2 : 1;
+  bool is_stable = !stable || stable->kind != AT_BOOL || stable->u.b;
+  shl_named_attr attrs[2] = {named("dimension", i64_attr(e, last)), named("is_stable", attr_bool(e->a, true))};
+  uint32_t n_attrs = is_stable ? 2 : 1;
   shl_value *ops[2] = {x, iota};
   const shl_type *rts[2] = {t, iota->type};
-  shl_op *sort = attrs[0].attr ? op_create(e->a, &shl_op_table[OP_SORT], str_of(shl_op_table[OP_SORT].name), 2, ops,
+  shl_op *sort = attrs[0].attr && attrs[1].attr ? op_create(e->a, &shl_op_table[OP_SORT], str_of(shl_op_table[OP_SORT].name), 2, ops,
                                             2, rts, n_attrs, attrs, 1)
                      : NULL;
   if (!sort || !comparator(e, sort, t->dtype)) {

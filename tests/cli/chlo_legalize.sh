@@ -1,0 +1,77 @@
+#!/bin/sh
+# The CHLO -> StableHLO decomposition (shloc fmt --legalize-chlo, and shloc
+# serialize, which applies it):
+#   1. for every function of tests/data/chlo_legalize/cases.mlir, the
+#      non-constant ops of shloc's decomposition equal, op by op and count by
+#      count, those of upstream's chlo-legalize-to-stablehlo output
+#      (upstream_ops.txt: recorded from openxla/stablehlo's CHECK lines);
+#   2. ops without a decomposition (ragged_dot, scan) and dynamic shapes are
+#      refused at the op, naming it;
+#   3. serialize writes a CHLO module as an artifact holding no CHLO, which
+#      reads back and runs (its check passes), and --min-version follows the
+#      decomposed ops (chlo.tan -> stablehlo.tan, v1.4.0).
+SHLOC=$1
+DATA=${SHLOC_SOURCE_DIR:-$(dirname "$0")/../..}/tests/data/chlo_legalize
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$SHLOC" fmt --legalize-chlo "$DATA/cases.mlir" -o "$tmp/out.mlir" || fail "legalizing cases.mlir"
+grep -q 'chlo\.' "$tmp/out.mlir" && fail "CHLO ops left after --legalize-chlo"
+# Per function: "name op=count ..." over stablehlo ops except constants.
+awk '
+  /^  func\.func / { if (name != "") flush(); name = $2; sub(/^@/, "", name); sub(/\(.*/, "", name); delete c; next }
+  /= "?stablehlo\.[a-z_0-9]+/ {
+    match($0, /stablehlo\.[a-z_0-9]+/); op = substr($0, RSTART + 10, RLENGTH - 10)
+    if (op != "constant") c[op]++
+  }
+  function flush(   k, s, n, keys, i, j, t) {
+    n = 0; for (k in c) keys[++n] = k
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && keys[j - 1] > keys[j]; j--) { t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t }
+    s = name; for (i = 1; i <= n; i++) s = s " " keys[i] "=" c[keys[i]]
+    print s
+  }
+  END { if (name != "") flush() }' "$tmp/out.mlir" > "$tmp/got.txt"
+grep -v '^#' "$DATA/upstream_ops.txt" | sed 's/ *$//' > "$tmp/want.txt"
+sed -i 's/ *$//' "$tmp/got.txt"
+if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
+  diff "$tmp/want.txt" "$tmp/got.txt"
+  fail "decomposed ops differ from upstream's (< upstream, > shloc)"
+fi
+[ "$(wc -l < "$tmp/got.txt")" -ge 50 ] || fail "too few functions compared"
+
+# Refusals name the op and its position.
+cat > "$tmp/ragged.mlir" <<'MLIR'
+func.func @main(%l: tensor<2x11x5xf32>, %r: tensor<3x2x5x7xf32>, %g: tensor<3xi64>) -> tensor<2x11x7xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x11x5xf32>, tensor<3x2x5x7xf32>, tensor<3xi64>) -> tensor<2x11x7xf32>
+  return %0 : tensor<2x11x7xf32>
+}
+MLIR
+"$SHLOC" fmt --legalize-chlo "$tmp/ragged.mlir" > /dev/null 2> "$tmp/err" && fail "ragged_dot accepted"
+grep -q "ragged.mlir:2:3: error: 'chlo.ragged_dot' has no StableHLO decomposition" "$tmp/err" || { cat "$tmp/err"; fail "ragged_dot message"; }
+"$SHLOC" serialize "$tmp/ragged.mlir" -o "$tmp/r.bc" 2> "$tmp/err" && fail "serialize accepted ragged_dot"
+grep -q "'chlo.ragged_dot'" "$tmp/err" || { cat "$tmp/err"; fail "serialize message"; }
+[ -e "$tmp/r.bc" ] && fail "output left behind after a refusal"
+printf 'func.func @main(%%a: tensor<?xf32>) -> tensor<?xf32> {\n  %%0 = chlo.erf %%a : tensor<?xf32> -> tensor<?xf32>\n  return %%0 : tensor<?xf32>\n}\n' > "$tmp/dyn.mlir"
+"$SHLOC" fmt --legalize-chlo "$tmp/dyn.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic erf accepted"
+grep -q "dyn.mlir:2:3: error: 'chlo.erf' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "dynamic message"; }
+
+# serialize decomposes, the artifact runs.
+cat > "$tmp/run.mlir" <<'MLIR'
+func.func @main() {
+  %x = stablehlo.constant dense<[0.0, 0.5, -1.5, 3.0]> : tensor<4xf32>
+  %e = chlo.erf %x : tensor<4xf32> -> tensor<4xf32>
+  %t = chlo.tan %x : tensor<4xf32> -> tensor<4xf32>
+  %w = stablehlo.constant dense<[0.0, 0.520499877, -0.966105146, 0.999977909]> : tensor<4xf32>
+  stablehlo.custom_call @check.expect_almost_eq(%e, %w) {has_side_effect = true} : (tensor<4xf32>, tensor<4xf32>) -> ()
+  return
+}
+MLIR
+"$SHLOC" serialize "$tmp/run.mlir" -o "$tmp/run.bc" || fail "serialize of a CHLO module"
+"$SHLOC" fmt "$tmp/run.bc" > "$tmp/back.mlir" || fail "reading the artifact"
+grep -q 'chlo\.' "$tmp/back.mlir" && fail "the artifact holds CHLO"
+"$SHLOC" fmt --legalize-chlo "$tmp/run.mlir" > "$tmp/dec.mlir" || fail "legalize"
+cmp -s "$tmp/dec.mlir" "$tmp/back.mlir" || { diff "$tmp/dec.mlir" "$tmp/back.mlir"; fail "artifact differs from the decomposed module"; }
+"$SHLOC" test "$tmp/run.bc" | grep -q '^1 passed' || fail "the artifact's check"
+[ "$("$SHLOC" serialize --min-version "$tmp/run.mlir")" = "$tmp/run.mlir 1.4.0" ] || fail "--min-version after decomposition"
+echo "ok"
