@@ -16,6 +16,12 @@
 
 #include "ir/ir.h"
 
+/* XLA's chlo-preserve-high-level-ops (chlo_composite.c): acos, acosh, asin,
+ * asinh, atanh, cosh, sinh, erf, erfc, mulhi and top_k each become a
+ * stablehlo.composite "chlo.X" calling a new private @chlo.X.impl that holds
+ * the op; run pass_legalize_chlo after it.  *wrapped (may be NULL) counts
+ * them. */
+shl_status pass_wrap_chlo_composites(shloc_module *m, size_t *wrapped);
 /* Whether the module holds a CHLO op anywhere. */
 bool pass_has_chlo(const shloc_module *m);
 /* Rewrites m in place and verifies the result; *replaced (may be NULL)

@@ -7,9 +7,12 @@
 #      (upstream_ops.txt: recorded from openxla/stablehlo's CHECK lines);
 #   2. ops without a decomposition (ragged_dot, scan) and dynamic shapes are
 #      refused at the op, naming it;
-#   3. serialize writes a CHLO module as an artifact holding no CHLO, which
-#      reads back and runs (its check passes), and --min-version follows the
-#      decomposed ops (chlo.tan -> stablehlo.tan, v1.4.0).
+#   3. serialize writes a CHLO module as an artifact holding no CHLO op: the
+#      ops XLA preserves as stablehlo.composite "chlo.X" calling @chlo.X.impl
+#      (from target 0.19.0 on; decomposed in place before, or with
+#      --inline-chlo), which reads back as fmt --legalize-chlo=composites
+#      prints the module and runs (its check passes); --min-version follows
+#      the decomposed ops (chlo.tan -> stablehlo.tan, v1.4.0).
 SHLOC=$1
 DATA=${SHLOC_SOURCE_DIR:-$(dirname "$0")/../..}/tests/data/chlo_legalize
 tmp=$(mktemp -d)
@@ -17,7 +20,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$SHLOC" fmt --legalize-chlo "$DATA/cases.mlir" -o "$tmp/out.mlir" || fail "legalizing cases.mlir"
-grep -q 'chlo\.' "$tmp/out.mlir" && fail "CHLO ops left after --legalize-chlo"
+no_chlo_ops() { ! grep -Eq '(^ *|= )"?chlo\.' "$1"; }
+no_chlo_ops "$tmp/out.mlir" || fail "CHLO ops left after --legalize-chlo"
 # Per function: "name op=count ..." over stablehlo ops except constants.
 awk '
   /^  func\.func / { if (name != "") flush(); name = $2; sub(/^@/, "", name); sub(/\(.*/, "", name); delete c; next }
@@ -69,9 +73,31 @@ func.func @main() {
 MLIR
 "$SHLOC" serialize "$tmp/run.mlir" -o "$tmp/run.bc" || fail "serialize of a CHLO module"
 "$SHLOC" fmt "$tmp/run.bc" > "$tmp/back.mlir" || fail "reading the artifact"
-grep -q 'chlo\.' "$tmp/back.mlir" && fail "the artifact holds CHLO"
-"$SHLOC" fmt --legalize-chlo "$tmp/run.mlir" > "$tmp/dec.mlir" || fail "legalize"
+no_chlo_ops "$tmp/back.mlir" || fail "the artifact holds CHLO ops"
+grep -q 'stablehlo.composite "chlo.erf" %.* {decomposition = @chlo.erf.impl, version = 1 : i32}' "$tmp/back.mlir" ||
+  fail "no chlo.erf composite"
+grep -q 'func.func private @chlo.erf.impl(' "$tmp/back.mlir" || fail "no @chlo.erf.impl"
+grep -q 'composite' "$tmp/back.mlir" && grep -q 'chlo.tan' "$tmp/back.mlir" && fail "tan is not preserved by XLA"
+"$SHLOC" fmt --legalize-chlo=composites "$tmp/run.mlir" > "$tmp/dec.mlir" || fail "legalize"
 cmp -s "$tmp/dec.mlir" "$tmp/back.mlir" || { diff "$tmp/dec.mlir" "$tmp/back.mlir"; fail "artifact differs from the decomposed module"; }
 "$SHLOC" test "$tmp/run.bc" | grep -q '^1 passed' || fail "the artifact's check"
 [ "$("$SHLOC" serialize --min-version "$tmp/run.mlir")" = "$tmp/run.mlir 1.4.0" ] || fail "--min-version after decomposition"
+"$SHLOC" serialize --inline-chlo "$tmp/run.mlir" -o "$tmp/inl.bc" || fail "--inline-chlo"
+"$SHLOC" fmt "$tmp/inl.bc" > "$tmp/inl.mlir" && "$SHLOC" fmt --legalize-chlo "$tmp/run.mlir" > "$tmp/dec2.mlir" || fail "fmt"
+cmp -s "$tmp/dec2.mlir" "$tmp/inl.mlir" || fail "--inline-chlo differs from --legalize-chlo"
+grep -q composite "$tmp/inl.mlir" && fail "--inline-chlo wrote a composite"
+"$SHLOC" test "$tmp/inl.bc" | grep -q '^1 passed' || fail "the inline artifact's check"
+# Composites exist from 0.19.0 on; before, the ops are decomposed in place.
+printf 'func.func @main(%%a: tensor<2xf32>) -> tensor<2xf32> {\n  %%0 = chlo.erf %%a : tensor<2xf32> -> tensor<2xf32>\n  return %%0 : tensor<2xf32>\n}\n' > "$tmp/erf.mlir"
+"$SHLOC" serialize --target=0.18.0 "$tmp/erf.mlir" -o "$tmp/e18.bc" && "$SHLOC" fmt "$tmp/e18.bc" > "$tmp/e18.mlir" || fail "0.18.0"
+grep -q composite "$tmp/e18.mlir" && fail "composite at 0.18.0"
+"$SHLOC" serialize --target=0.19.0 "$tmp/erf.mlir" -o "$tmp/e19.bc" && "$SHLOC" fmt "$tmp/e19.bc" > "$tmp/e19.mlir" || fail "0.19.0"
+grep -q 'composite "chlo.erf"' "$tmp/e19.mlir" || fail "no composite at 0.19.0"
+# Names and order as XLA's pass gives them: top-level ops last to first, a
+# taken name suffixed from one shared counter, each function inserted right
+# after the one it came from.
+printf 'func.func @a(%%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {\n  %%0 = chlo.erf %%x : tensor<2xf32> -> tensor<2xf32>\n  %%1 = chlo.erf %%0 : tensor<2xf32> -> tensor<2xf32>\n  %%2 = chlo.acosh %%1 : tensor<2xf32> -> tensor<2xf32>\n  return %%0, %%1, %%2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>\n}\nfunc.func @b(%%x: tensor<2xf32>) -> tensor<2xf32> {\n  %%0 = chlo.erf %%x : tensor<2xf32> -> tensor<2xf32>\n  return %%0 : tensor<2xf32>\n}\n' > "$tmp/names.mlir"
+"$SHLOC" fmt --legalize-chlo=composites "$tmp/names.mlir" | sed -n 's/.*func.func \(private \)*@\([a-z_.0-9]*\)(.*/\2/p; s/.*decomposition = @\([a-z_.0-9]*\),.*/-> \1/p' | tr '\n' ' ' > "$tmp/names.txt"
+[ "$(cat "$tmp/names.txt")" = "a -> chlo.erf.impl_0 -> chlo.erf.impl_1 -> chlo.acosh.impl chlo.acosh.impl chlo.erf.impl_1 chlo.erf.impl_0 b -> chlo.erf.impl chlo.erf.impl " ] ||
+  fail "impl names/order: $(cat "$tmp/names.txt")"
 echo "ok"
