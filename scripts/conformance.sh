@@ -19,7 +19,7 @@
 #      (text -> artifact -> text equals text -> text, for --target=current and
 #      for the oldest version each module's ops allow; a module with CHLO ops
 #      is compared after the CHLO decomposition, which is what its artifact
-#      holds; modules with check-dialect test ops, which no artifact can hold,
+#      holds (with XLA's composites for current, inline for oldest); modules with check-dialect test ops, which no artifact can hold,
 #      are counted apart, as are other ops VHLO cannot express); every
 #      testdata/ program with CHLO ops serialized and its artifact run by
 #      `shloc test` (its own checks, on the decomposed program); and
