@@ -264,11 +264,14 @@ void cl_rule_simple(cl_emit *e, const shl_op *op, shl_value **res) {
         cl_fail(e, "value must be a scalar number for the decomposition");
         return;
       }
+      /* The value converted to the result's element type, as upstream's
+       * DenseElementsAttr of the result type holds it. */
       shl_value like = {.type = op->results[0].type};
-      uint64_t bits = v->kind == AT_FLOAT ? v->u.f_bits : v->kind == AT_BOOL ? (uint64_t)v->u.b : (uint64_t)v->u.i;
-      if (v->kind == AT_FLOAT && v->type && v->type->dtype != like.type->dtype)
-        bits = fp_from_f64(like.type->dtype, fp_to_f64(v->type->dtype, v->u.f_bits));
-      res[0] = cl_const_bits(e, &like, bits);
+      shl_dtype rt = like.type->dtype;
+      if (v->kind == AT_FLOAT && v->type && v->type->dtype == rt) res[0] = cl_const_bits(e, &like, v->u.f_bits);
+      else if (v->kind == AT_FLOAT) res[0] = cl_const(e, &like, fp_to_f64(v->type ? v->type->dtype : DT_F64, v->u.f_bits));
+      else if (dtype_is_float(rt) || dtype_is_complex(rt)) res[0] = cl_const(e, &like, v->kind == AT_BOOL ? v->u.b : (double)v->u.i);
+      else res[0] = cl_const_bits(e, &like, v->kind == AT_BOOL ? (uint64_t)v->u.b : (uint64_t)v->u.i);
       return;
     }
     case OP_CHLO_SQUARE: res[0] = is_cplx(x) ? square_complex(e, x) : cl_mul(e, x, x); return;
