@@ -76,7 +76,7 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   shloc_module *copy;
   ST_TRY(module_clone(m, &copy));
   shl_status st = composites ? pass_wrap_chlo_composites(copy, NULL) : NULL;
-  if (!st) st = pass_legalize_chlo(copy, NULL);
+  if (!st) st = pass_legalize_chlo(copy, vx_older(target, 1, 4, 0) ? PASS_CHLO_EXPAND_TAN : 0, NULL);
   if (!st) st = convert_module(copy, target, probe, strip, producer, out, len, need);
   shloc_module_destroy(copy);
   return st;
@@ -87,7 +87,7 @@ shloc_status shloc_module_legalize_chlo(shloc_module *m, unsigned flags, size_t 
   if (flags & ~(unsigned)SHLOC_LEGALIZE_CHLO_COMPOSITES)
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "unknown flags 0x%x", flags);
   if (flags & SHLOC_LEGALIZE_CHLO_COMPOSITES) ST_TRY(pass_wrap_chlo_composites(m, NULL));
-  return pass_legalize_chlo(m, out_replaced);
+  return pass_legalize_chlo(m, 0, out_replaced);
 }
 
 shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap) {

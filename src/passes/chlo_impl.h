@@ -16,6 +16,7 @@ typedef struct {
   const shl_op *src;    /* the CHLO op: new ops take its position and location, errors name it */
   shl_op *before;       /* new ops go before this op (NULL: at the end of b) */
   shl_status st;        /* first failure */
+  unsigned flags;       /* PASS_CHLO_* */
 } cl_emit;
 
 /* A new op `id` with one result of type rt (attrs sorted by name). */

@@ -43,6 +43,7 @@ typedef struct {
   shloc_module *m;
   shl_ptrmap repl; /* result of a removed CHLO op -> the value replacing it */
   size_t replaced;
+  unsigned flags; /* PASS_CHLO_* */
 } cl_pass;
 
 static shl_status walk_block(cl_pass *p, shl_block *b);
@@ -80,7 +81,7 @@ static shl_status order_new_ops(shl_arena *a, shl_block *b, shl_op *first, shl_o
 }
 
 static shl_status replace(cl_pass *p, shl_block *b, shl_op *op) {
-  cl_emit e = {.a = &p->m->arena, .b = b, .src = op, .before = op};
+  cl_emit e = {.a = &p->m->arena, .b = b, .src = op, .before = op, .flags = p->flags};
   shl_value **res = ARENA_ARRAY(e.a, shl_value *, op->n_results + 1);
   if (!res) return st_oom();
   shl_op *prev = op->prev;
@@ -118,10 +119,10 @@ static shl_status walk_block(cl_pass *p, shl_block *b) {
   return NULL;
 }
 
-shl_status pass_legalize_chlo(shloc_module *m, size_t *replaced) {
+shl_status pass_legalize_chlo(shloc_module *m, unsigned flags, size_t *replaced) {
   if (replaced) *replaced = 0;
   if (!m || !m->top) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");
-  cl_pass p = {.m = m};
+  cl_pass p = {.m = m, .flags = flags};
   ptrmap_init(&p.repl, &m->arena);
   for (uint32_t r = 0; r < m->top->n_regions; r++)
     for (uint32_t k = 0; k < m->top->regions[r].n_blocks; k++) ST_TRY(walk_block(&p, m->top->regions[r].blocks[k]));

@@ -24,8 +24,14 @@
 shl_status pass_wrap_chlo_composites(shloc_module *m, size_t *wrapped);
 /* Whether the module holds a CHLO op anywhere. */
 bool pass_has_chlo(const shloc_module *m);
+enum {
+  /* tan as sine / cosine (complex: from tan and tanh of the parts), as
+   * StableHLO's compatibility expander rewrites stablehlo.tan for targets
+   * before v1.4.0, where it does not exist. */
+  PASS_CHLO_EXPAND_TAN = 1u << 0,
+};
 /* Rewrites m in place and verifies the result; *replaced (may be NULL)
  * counts the CHLO ops replaced. */
-shl_status pass_legalize_chlo(shloc_module *m, size_t *replaced);
+shl_status pass_legalize_chlo(shloc_module *m, unsigned flags, size_t *replaced);
 
 #endif

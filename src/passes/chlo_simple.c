@@ -58,6 +58,16 @@ static shl_value *atanh_real(cl_emit *e, shl_value *x) {
   return cl_select(e, cl_cmp(e, "GT", cl_abs(e, x), cl_const(e, x, 1.0)), cl_const(e, x, NAN), out);
 }
 
+/* tan without stablehlo.tan (StableHLO's compatibility expander):
+ * sin(x) / cos(x); complex: (tan a + i tanh b) / (1 - i tan a tanh b). */
+static shl_value *tan_expanded(cl_emit *e, shl_value *x) {
+  if (!is_cplx(x)) return cl_div(e, cl_un(e, OP_SINE, x), cl_un(e, OP_COSINE, x));
+  shl_value *t = tan_expanded(e, real_of(e, x)), *th = cl_un(e, OP_TANH, imag_of(e, x));
+  shl_value *num = complex_of(e, t, th, x->type);
+  shl_value *den = complex_of(e, cl_const(e, t, 1.0), cl_neg(e, cl_mul(e, t, th)), x->type);
+  return cl_div(e, num, den);
+}
+
 /* square(z) for complex z: real part 0 when |re| == |im| (finite), else
  * (re - im)(re + im); imaginary part 2 re im. */
 static shl_value *square_complex(cl_emit *e, shl_value *z) {
@@ -275,7 +285,7 @@ void cl_rule_simple(cl_emit *e, const shl_op *op, shl_value **res) {
       return;
     }
     case OP_CHLO_SQUARE: res[0] = is_cplx(x) ? square_complex(e, x) : cl_mul(e, x, x); return;
-    case OP_CHLO_TAN: res[0] = cl_un(e, OP_TAN, x); return;
+    case OP_CHLO_TAN: res[0] = e->flags & PASS_CHLO_EXPAND_TAN ? tan_expanded(e, x) : cl_un(e, OP_TAN, x); return;
     case OP_CHLO_ATAN: res[0] = cl_bin(e, OP_ATAN2, x, cl_const(e, x, 1.0)); return;
     case OP_CHLO_ATANH: res[0] = atanh_real(e, x); return;
     case OP_CHLO_COSH: res[0] = is_cplx(x) ? half_exp_pair(e, x, false) : cl_upcast_f32(e, x, cosh_f32); return;

@@ -12,7 +12,8 @@
 #      (from target 0.19.0 on; decomposed in place before, or with
 #      --inline-chlo), which reads back as fmt --legalize-chlo=composites
 #      prints the module and runs (its check passes); --min-version follows
-#      the decomposed ops (chlo.tan -> stablehlo.tan, v1.4.0).
+#      the decomposed ops (chlo.tan -> stablehlo.tan, v1.4.0), and an older
+#      target gets tan as sine / cosine.
 SHLOC=$1
 DATA=${SHLOC_SOURCE_DIR:-$(dirname "$0")/../..}/tests/data/chlo_legalize
 tmp=$(mktemp -d)
@@ -87,6 +88,11 @@ cmp -s "$tmp/dec.mlir" "$tmp/back.mlir" || { diff "$tmp/dec.mlir" "$tmp/back.mli
 cmp -s "$tmp/dec2.mlir" "$tmp/inl.mlir" || fail "--inline-chlo differs from --legalize-chlo"
 grep -q composite "$tmp/inl.mlir" && fail "--inline-chlo wrote a composite"
 "$SHLOC" test "$tmp/inl.bc" | grep -q '^1 passed' || fail "the inline artifact's check"
+# Before v1.4.0, chlo.tan becomes sine / cosine (StableHLO's compatibility
+# expander), not stablehlo.tan.
+"$SHLOC" serialize --target=1.3.0 "$tmp/run.mlir" -o "$tmp/r13.bc" || fail "--target=1.3.0 with chlo.tan"
+"$SHLOC" fmt "$tmp/r13.bc" | grep -q 'stablehlo.tan ' && fail "stablehlo.tan at 1.3.0"
+"$SHLOC" test "$tmp/r13.bc" | grep -q '^1 passed' || fail "the 1.3.0 artifact's check"
 # Composites exist from 0.19.0 on; before, the ops are decomposed in place.
 printf 'func.func @main(%%a: tensor<2xf32>) -> tensor<2xf32> {\n  %%0 = chlo.erf %%a : tensor<2xf32> -> tensor<2xf32>\n  return %%0 : tensor<2xf32>\n}\n' > "$tmp/erf.mlir"
 "$SHLOC" serialize --target=0.18.0 "$tmp/erf.mlir" -o "$tmp/e18.bc" && "$SHLOC" fmt "$tmp/e18.bc" > "$tmp/e18.mlir" || fail "0.18.0"

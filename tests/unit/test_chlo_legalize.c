@@ -58,6 +58,9 @@ static bool has_chlo(const shl_block *b) {
   return false;
 }
 
+/* PASS_CHLO_* flags of the decomposition under test. */
+static unsigned pass_flags;
+
 /* Parses, verifies, decomposes (n_chlo ops replaced) and runs @main. */
 static void run_legalized(const char *src, size_t n_chlo, shl_buf *res) {
   shloc_context *c = shloc_context_create();
@@ -66,7 +69,7 @@ static void run_legalized(const char *src, size_t n_chlo, shl_buf *res) {
   size_t replaced = 0;
   shloc_status st = shloc_module_parse(c, "t.mlir", src, strlen(src), 1, &m);
   if (!st) st = shloc_module_verify(m);
-  if (!st) st = pass_legalize_chlo(m, &replaced);
+  if (!st) st = pass_legalize_chlo(m, pass_flags, &replaced);
   const shl_op *f = m ? module_find_func(m, str_of("main")) : NULL;
   if (!st) st = executable_create(m, f, NULL, &x);
   if (!st) st = executable_run(x, NULL, res);
@@ -308,6 +311,18 @@ static void test_complex(void **state) {
   complex_case("chlo.square", "f64", sq, 2);
 }
 
+/* tan as sine / cosine, for targets before stablehlo.tan (v1.4.0). */
+static void test_tan_expanded(void **state) {
+  (void)state;
+  pass_flags = PASS_CHLO_EXPAND_TAN;
+  double xs[61];
+  int n = grid(xs, 61, -10, 10);
+  unary_case("chlo.tan", "f64", xs, n, tan, 4, 1e-300);
+  unary_case("chlo.tan", "f32", xs, n, tan, 4, 1e-30);
+  complex_case("chlo.tan", "f64", ctan, 64);
+  pass_flags = 0;
+}
+
 /* ---- zeta, polygamma ---- */
 
 static void test_zeta_polygamma(void **state) {
@@ -471,7 +486,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_erf_family),      cmocka_unit_test(test_gamma_family),
       cmocka_unit_test(test_trig_family),     cmocka_unit_test(test_half_types),
-      cmocka_unit_test(test_complex),         cmocka_unit_test(test_zeta_polygamma),
+      cmocka_unit_test(test_complex),         cmocka_unit_test(test_tan_expanded),
+      cmocka_unit_test(test_zeta_polygamma),
       cmocka_unit_test(test_next_after),      cmocka_unit_test(test_mulhi),
       cmocka_unit_test(test_top_k_and_broadcast),
   };
