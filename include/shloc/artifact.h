@@ -36,7 +36,7 @@ enum {
    * function @chlo.X.impl, holds the decomposed op. */
   SHLOC_LEGALIZE_CHLO_COMPOSITES = 1u << 0,
 };
-/* Replaces every CHLO op of the verified module |m| (at any depth) by
+/* Verifies |m|, then replaces every CHLO op (at any depth) by
  * StableHLO ops computing the same values with upstream's
  * chlo-legalize-to-stablehlo formulas, in place, then verifies |m|;
  * *out_replaced (may be NULL) receives the number of CHLO ops replaced.  An

@@ -75,7 +75,9 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   bool composites = !probe && !(flags & SHLOC_SERIALIZE_INLINE_CHLO) && !vx_older(target, 0, 19, 0);
   shloc_module *copy;
   ST_TRY(module_clone(m, &copy));
-  shl_status st = composites ? pass_wrap_chlo_composites(copy, NULL) : NULL;
+  /* The rules rely on verified ops (operand counts, types). */
+  shl_status st = shloc_module_verify(copy);
+  if (!st && composites) st = pass_wrap_chlo_composites(copy, NULL);
   if (!st) st = pass_legalize_chlo(copy, vx_older(target, 1, 4, 0) ? PASS_CHLO_EXPAND_TAN : 0, NULL);
   if (!st) st = convert_module(copy, target, probe, strip, producer, out, len, need);
   shloc_module_destroy(copy);
@@ -86,6 +88,7 @@ shloc_status shloc_module_legalize_chlo(shloc_module *m, unsigned flags, size_t 
   if (out_replaced) *out_replaced = 0;
   if (flags & ~(unsigned)SHLOC_LEGALIZE_CHLO_COMPOSITES)
     return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "unknown flags 0x%x", flags);
+  ST_TRY(shloc_module_verify(m));
   if (flags & SHLOC_LEGALIZE_CHLO_COMPOSITES) ST_TRY(pass_wrap_chlo_composites(m, NULL));
   return pass_legalize_chlo(m, 0, out_replaced);
 }
