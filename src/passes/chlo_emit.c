@@ -81,19 +81,53 @@ shl_value *cl_convert(cl_emit *e, shl_value *x, shl_dtype dt) {
   return cl_op(e, OP_CONVERT, 1, &x, cl_type_like(e, x->type, dt), 0, NULL);
 }
 
+static shl_named_attr i64_named(cl_emit *e, const char *name, int64_t v) {
+  return (shl_named_attr){str_of(name), attr_int(e->a, type_scalar(e->a, DT_I64), v), true};
+}
+
+/* The shape of v as tensor<rank x i32>: what XLA's pipeline makes of
+ * shape.shape_of (shape-legalize-to-stablehlo): get_dimension_size of each
+ * dimension, reshaped to tensor<1xi32>, concatenated. */
+static shl_value *shape_of(cl_emit *e, shl_value *v) {
+  int32_t rank = v->type->rank;
+  shl_value **dims = ARENA_ARRAY(e->a, shl_value *, (size_t)rank + 1);
+  int64_t one = 1, n = rank;
+  const shl_type *i32 = type_tensor(e->a, DT_I32, 0, NULL), *i32x1 = type_tensor(e->a, DT_I32, 1, &one);
+  const shl_type *shape_t = type_tensor(e->a, DT_I32, 1, &n);
+  if (!dims || !i32 || !i32x1 || !shape_t) return oom(e);
+  for (int32_t d = 0; d < rank; d++) {
+    shl_named_attr dim = i64_named(e, "dimension", d);
+    if (!dim.attr) return oom(e);
+    shl_value *size = cl_op(e, OP_GET_DIMENSION_SIZE, 1, &v, i32, 1, &dim);
+    dims[d] = size ? cl_op(e, OP_RESHAPE, 1, &size, i32x1, 0, NULL) : NULL;
+  }
+  shl_named_attr cat = i64_named(e, "dimension", 0);
+  if (!cat.attr) return oom(e);
+  return cl_op(e, OP_CONCATENATE, (uint32_t)rank, dims, shape_t, 1, &cat);
+}
+
+/* A constant shaped like `like`: a splat of its (static) type, or for a
+ * dynamic shape a scalar broadcast to the run-time shape, as upstream's
+ * getConstantLike does (through shape.shape_of). */
 static shl_value *splat(cl_emit *e, shl_value *like, const void *elem, size_t sz) {
   if (!like) return oom(e);
-  if (!type_is_static(like->type))
-    return cl_fail(e, "has a dynamic shape; the CHLO decomposition handles static shapes only");
+  bool dynamic = !type_is_static(like->type);
+  if (dynamic && like->type->rank < 1) return cl_fail(e, "has an unranked operand; it cannot be decomposed");
+  const shl_type *ct = dynamic ? type_tensor(e->a, like->type->dtype, 0, NULL) : like->type;
   shl_attr *a = attr_new(e->a, AT_DENSE);
   void *data = arena_memdup(e->a, elem, sz);
-  if (!a || !data) return oom(e);
-  a->type = like->type;
+  if (!a || !data || !ct) return oom(e);
+  a->type = ct;
   a->u.dense.storage = data;
   a->u.dense.nbytes = sz;
   a->u.dense.splat = true;
   shl_named_attr na = {str_of("value"), a, true};
-  return cl_op(e, OP_CONSTANT, 0, NULL, like->type, 1, &na);
+  shl_value *c = cl_op(e, OP_CONSTANT, 0, NULL, ct, 1, &na);
+  if (!dynamic || !c) return c;
+  shl_value *ops[2] = {c, shape_of(e, like)};
+  shl_named_attr bd = {str_of("broadcast_dimensions"), attr_dense_array_i64(e->a, NULL, 0), true};
+  if (!ops[1] || !bd.attr) return oom(e);
+  return cl_op(e, OP_DYNAMIC_BROADCAST_IN_DIM, 2, ops, like->type, 1, &bd);
 }
 
 shl_value *cl_const_bits(cl_emit *e, shl_value *like, uint64_t bits) {

@@ -9,8 +9,9 @@
  * Lanczos approximations, ...), inserted where the op was, with its
  * location.  An op or operand type without a decomposition here is an error
  * at the op naming it; the module is then partially rewritten and should be
- * discarded.  Only static shapes are decomposed (upstream goes through the
- * shape dialect for dynamic ones). */
+ * discarded.  On dynamic shapes, constants are scalars broadcast to the
+ * run-time shape (what XLA's pipeline makes of upstream's shape.shape_of);
+ * top_k and the broadcast_* ops need static shapes. */
 #ifndef SHLOC_PASSES_CHLO_LEGALIZE_H
 #define SHLOC_PASSES_CHLO_LEGALIZE_H
 

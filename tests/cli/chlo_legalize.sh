@@ -5,8 +5,9 @@
 #      non-constant ops of shloc's decomposition equal, op by op and count by
 #      count, those of upstream's chlo-legalize-to-stablehlo output
 #      (upstream_ops.txt: recorded from openxla/stablehlo's CHECK lines);
-#   2. ops without a decomposition (ragged_dot, scan) and dynamic shapes are
-#      refused at the op, naming it;
+#   2. ops without a decomposition (ragged_dot, scan) and top_k on a dynamic
+#      shape are refused at the op, naming it; elementwise ops on dynamic
+#      shapes decompose (constants broadcast to the run-time shape) and run;
 #   3. serialize writes a CHLO module as an artifact holding no CHLO op: the
 #      ops XLA preserves as stablehlo.composite "chlo.X" calling @chlo.X.impl
 #      (from target 0.19.0 on; decomposed in place before, or with
@@ -57,9 +58,28 @@ grep -q "ragged.mlir:2:3: error: 'chlo.ragged_dot' has no StableHLO decompositio
 "$SHLOC" serialize "$tmp/ragged.mlir" -o "$tmp/r.bc" 2> "$tmp/err" && fail "serialize accepted ragged_dot"
 grep -q "'chlo.ragged_dot'" "$tmp/err" || { cat "$tmp/err"; fail "serialize message"; }
 [ -e "$tmp/r.bc" ] && fail "output left behind after a refusal"
-printf 'func.func @main(%%a: tensor<?xf32>) -> tensor<?xf32> {\n  %%0 = chlo.erf %%a : tensor<?xf32> -> tensor<?xf32>\n  return %%0 : tensor<?xf32>\n}\n' > "$tmp/dyn.mlir"
-"$SHLOC" fmt --legalize-chlo "$tmp/dyn.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic erf accepted"
-grep -q "dyn.mlir:2:3: error: 'chlo.erf' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "dynamic message"; }
+printf 'func.func @main(%%a: tensor<?x5xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>) {\n  %%0:2 = chlo.top_k(%%a, k = 2) : tensor<?x5xf32> -> (tensor<?x2xf32>, tensor<?x2xi32>)\n  return %%0#0, %%0#1 : tensor<?x2xf32>, tensor<?x2xi32>\n}\n' > "$tmp/dyn.mlir"
+"$SHLOC" fmt --legalize-chlo "$tmp/dyn.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic top_k accepted"
+grep -q "dyn.mlir:2:3: error: 'chlo.top_k' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "dynamic message"; }
+# Elementwise ops on dynamic shapes: constants broadcast to the run-time shape.
+cat > "$tmp/dyn2.mlir" <<'MLIR'
+func.func @main() {
+  %c = stablehlo.constant dense<[0.0, 0.5, -1.5, 3.0]> : tensor<4xf32>
+  %n = stablehlo.constant dense<[4]> : tensor<1xi32>
+  %d = stablehlo.dynamic_reshape %c, %n : (tensor<4xf32>, tensor<1xi32>) -> tensor<?xf32>
+  %e = chlo.erf %d : tensor<?xf32> -> tensor<?xf32>
+  %s = stablehlo.dynamic_reshape %e, %n : (tensor<?xf32>, tensor<1xi32>) -> tensor<4xf32>
+  %w = stablehlo.constant dense<[0.0, 0.520499877, -0.966105146, 0.999977909]> : tensor<4xf32>
+  stablehlo.custom_call @check.expect_almost_eq(%s, %w) {has_side_effect = true} : (tensor<4xf32>, tensor<4xf32>) -> ()
+  return
+}
+MLIR
+"$SHLOC" fmt --legalize-chlo "$tmp/dyn2.mlir" > "$tmp/dyn2d.mlir" || fail "dynamic erf"
+no_chlo_ops "$tmp/dyn2d.mlir" || fail "dynamic erf left CHLO"
+grep -q 'stablehlo.dynamic_broadcast_in_dim %cst.*dims = \[\] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>' "$tmp/dyn2d.mlir" ||
+  fail "no scalar broadcast to the run-time shape"
+"$SHLOC" test "$tmp/dyn2d.mlir" | grep -q '^1 passed' || fail "dynamic erf's check"
+"$SHLOC" serialize "$tmp/dyn2.mlir" -o "$tmp/dyn2.bc" && "$SHLOC" test "$tmp/dyn2.bc" | grep -q '^1 passed' || fail "dynamic erf artifact"
 
 # serialize decomposes, the artifact runs.
 cat > "$tmp/run.mlir" <<'MLIR'
