@@ -14,7 +14,7 @@
 static const char usage_text[] =
     "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
     "                 [--ffi TARGET=LIB.so:SYMBOL ...] [--plugin LIB.so ...] [--repeat N] [--time]\n"
-    "                 [--fresh-outputs] [--replicas R] [--partitions P] [--input-per-device]\n"
+    "                 [--fresh-outputs] [--replicas R] [--partitions P] [--input-per-device] [--mpi]\n"
     "\n"
     "Parses and verifies FILE ('-' = stdin), then runs its entry function (--entry NAME;\n"
     "default @main, or the only function) once per --repeat.\n"
@@ -55,6 +55,10 @@ static const char usage_text[] =
     "                  x.dev1.npy, ... (device K = replica * P + partition), each the\n"
     "                  device's own value or its tile of the argument's sharding;\n"
     "                  -o y.npy writes y.devK.npy, cut by the result's sharding\n"
+    "  --mpi           under `mpirun -n R*P`: each rank runs device K = its rank (one\n"
+    "                  device per process); with --input-per-device it reads only its\n"
+    "                  own files and writes its own y.devK.npy; results written once and\n"
+    "                  --print output come from rank 0; a failure on any rank stops all\n"
     "\n"
     ".npy element types (NumPy descr; C order; little-endian, big-endian inputs are swapped):\n"
     "  i1 '|b1'   i8 '|i1'  i16 '<i2'  i32 '<i4'  i64 '<i8'   (si* the same)\n"
@@ -83,7 +87,8 @@ static bool list_add(arg_list *l, const char *s) {
 typedef struct {
   const char *path, *entry;
   arg_list inputs, outputs, ffi, plugins;
-  bool print, time, fresh, per_device;
+  bool print, time, fresh, per_device, mpi;
+  shloc_mpi *mpi_handle;
   long repeat;
   long replicas, partitions; /* 0: the module's */
 } run_opts;
@@ -150,6 +155,7 @@ static shloc_status run_spmd(const run_opts *o, shloc_module *m, const shloc_fun
   shloc_spmd_npy_run r = {.inputs = o->inputs.v, .n_inputs = (size_t)o->inputs.n, .outputs = o->outputs.v,
                           .n_outputs = (size_t)o->outputs.n, .replicas = (uint32_t)o->replicas,
                           .partitions = (uint32_t)o->partitions, .per_device = o->per_device,
+                          .mpi = o->mpi_handle,
                           .print = o->print || !o->outputs.n ? print_result : NULL};
   return shloc_spmd_run_npy(m, f, reg, &r);
 }
@@ -176,7 +182,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (!st) st = shloc_spmd_devices(m, &grid_r, &grid_p);
   /* A jax.export envelope keeps its calling convention on one device (unless --entry). */
   bool envelope = !o->entry && !st && shloc_module_jax_export(m);
-  bool flags = o->replicas || o->partitions || o->per_device;
+  bool flags = o->replicas || o->partitions || o->per_device || o->mpi;
   bool spmd = flags || (grid_r * grid_p > 1 && !envelope);
   if (!st && spmd && envelope)
     st = shloc_status_error(SHLOC_ERR_UNSUPPORTED, NULL, 0, 0,
@@ -201,6 +207,8 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
     st = shloc_npy_run_func(m, f, reg, &run);
   }
   if (!st && o->time) print_times(ms, o->repeat);
+  /* Under MPI every rank reports its own error (those stopped by another
+   * rank's failure name it). */
   if (st) report(st, text, len);
   shloc_ffi_registry_destroy(reg);
   shloc_module_destroy(m);
@@ -233,6 +241,8 @@ int cmd_run(int argc, char **argv) {
       ok = list_add(&o.ffi, argv[++i]);
     } else if (strcmp(a, "--plugin") == 0 && has_value) {
       ok = list_add(&o.plugins, argv[++i]);
+    } else if (strcmp(a, "--mpi") == 0) {
+      o.mpi = true;
     } else if (strcmp(a, "--input-per-device") == 0) {
       o.per_device = true;
     } else if ((strcmp(a, "--replicas") == 0 || strcmp(a, "--partitions") == 0) && has_value) {
@@ -266,6 +276,14 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "shloc run: missing FILE (see shloc run --help)\n");
     ok = false;
   }
+  if (ok && o.mpi) {
+    shloc_status st = shloc_mpi_open(NULL, NULL, &o.mpi_handle);
+    if (st) {
+      fprintf(stderr, "shloc run: %s\n", shloc_status_message(st));
+      shloc_status_free(st);
+      ok = false;
+    }
+  }
   cli_input in;
   if (ok) {
     rc = 1;
@@ -275,6 +293,11 @@ int cmd_run(int argc, char **argv) {
       shloc_context_destroy(ctx);
       cli_input_close(&in);
     }
+  }
+  if (o.mpi_handle) {
+    fflush(stdout);
+    /* After a failure peers may be blocked in calls no message completes: end the job. */
+    shloc_mpi_close(o.mpi_handle, shloc_mpi_failed_rank(o.mpi_handle) >= 0, rc ? rc : 1);
   }
   free(o.inputs.v);
   free(o.outputs.v);
