@@ -16,6 +16,7 @@
  * 1e-6 of the sum of |terms|); only large convolutions take this path,
  * small ones keep the exact-order matrix form. */
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,10 +56,13 @@ static inline void g6(double g0, double g1, double g2, double t[6]) {
   t[5] = g2;
 }
 
-/* U[x][ci][co] = G g G^T of the window of (ci, co), in double, rounded once. */
-static void kernel_transform(const conv_params *p, const float *k, float *U) {
+/* U[x][ci][co] = G g G^T of the window of (ci, co), in double, rounded once.
+ * One input feature at a time into T[x][co]: the 36 rows of U it lands in
+ * are C * O floats apart, and stores that far apart per co would all
+ * compete for one set of the L1 cache.  T: 36 O floats. */
+static void kernel_transform(const conv_params *p, const float *k, float *U, float *T) {
   int64_t C = p->k_in_feat, O = p->out_feat;
-  for (int64_t ci = 0; ci < C; ci++)
+  for (int64_t ci = 0; ci < C; ci++) {
     for (int64_t co = 0; co < O; co++) {
       const float *w = k + ci * p->k_i_stride + co * p->k_o_stride;
       double g[3][3], t[3][6], u[6];
@@ -67,9 +71,11 @@ static void kernel_transform(const conv_params *p, const float *k, float *U) {
       for (int j = 0; j < 3; j++) g6(g[0][j], g[1][j], g[2][j], t[j]); /* t[j][i] = (G g)[i][j] */
       for (int i = 0; i < 6; i++) {
         g6(t[0][i], t[1][i], t[2][i], u);
-        for (int j = 0; j < 6; j++) U[((size_t)(i * 6 + j) * C + ci) * O + co] = (float)u[j];
+        for (int j = 0; j < 6; j++) T[(i * 6 + j) * O + co] = (float)u[j];
       }
     }
+    for (int x = 0; x < 36; x++) memcpy(U + ((size_t)x * C + ci) * O, T + x * O, (size_t)O * sizeof *T);
+  }
 }
 
 typedef struct {
@@ -245,7 +251,7 @@ shl_status conv_winograd(const conv_params *p, const float *lhs, const float *rh
     free(zeros);
     return st_oom();
   }
-  kernel_transform(p, rhs, U);
+  kernel_transform(p, rhs, U, scratch);
   int saved = gemm_serial_begin();
 #pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
   for (int64_t blk = 0; blk < blocks; blk++) {
