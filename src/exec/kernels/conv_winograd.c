@@ -27,7 +27,7 @@
  * fit a core's L2 for 64 features.  The 36 matrices of a block are SKEW
  * floats more than their size apart: at a power-of-two distance the 36
  * streams a transform reads or writes would share one set of the L1 cache. */
-enum { TILES = 64, SKEW = 16, MIN_FLOPS = 1 << 26 };
+enum { TILES = 48, SKEW = 16, MIN_FLOPS = 1 << 26 };
 
 /* Floats from one transformed position's matrix to the next. */
 static size_t pos_stride(int64_t features) { return (size_t)TILES * (size_t)features + SKEW; }
