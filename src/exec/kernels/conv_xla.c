@@ -26,7 +26,7 @@
 
 /* At most this many multiply-adds (and K within one Eigen k-block), so the
  * exact order costs little; larger convolutions take the GEMM. */
-enum { XLA_MAX_MACS = 1 << 24, XLA_MAX_K = 256 };
+enum { XLA_MAX_MACS = 1 << 22, XLA_MAX_K = 256 };
 
 bool conv_xla_order_applies(const conv_params *p) {
   if ((p->ck != CK_F32 && p->ck != CK_F64) || p->winograd || p->Kd > XLA_MAX_K) return false;
@@ -49,7 +49,7 @@ static bool any_reversal(const conv_params *p) {
 
 /* C[i, :] = A[i, :] W for m rows (A: m x Kd, W: Kd x Cq, C pitch ldc), the
  * features [s, h) with two accumulators over the first pk terms.  acc and
- * odd hold Cq floats. */
+ * odd hold Cq floats.  Vectorised across output features. */
 KU_CLONES static void rows_f32(const conv_params *p, int64_t m, const float *A, const float *W, float *C, int64_t ldc,
                                int64_t s, int64_t h, int64_t pk, float *acc, float *odd) {
   int64_t K = p->Kd, n = p->Cq;
@@ -69,6 +69,35 @@ KU_CLONES static void rows_f32(const conv_params *p, int64_t m, const float *A, 
       for (int64_t c = 0; c < n; c++) acc[c] = fmaf(a[k], w[c], acc[c]);
     }
     for (int64_t c = 0; c < n; c++) C[i * ldc + c] = acc[c];
+  }
+}
+
+/* The same sums vectorised across 16 rows at a time instead (for few
+ * output features): the rows' terms transposed into at[k][16]. */
+enum { LANES = 16 };
+KU_CLONES static void rows_f32_narrow(const conv_params *p, int64_t m, const float *A, const float *W, float *C,
+                                      int64_t ldc, int64_t s, int64_t h, int64_t pk) {
+  int64_t K = p->Kd, n = p->Cq;
+  float at[LANES * XLA_MAX_K];
+  for (int64_t i0 = 0; i0 < m; i0 += LANES) {
+    int64_t mm = m - i0 < LANES ? m - i0 : LANES;
+    for (int64_t k = 0; k < K; k++)
+      for (int64_t i = 0; i < LANES; i++) at[k * LANES + i] = i < mm ? A[(i0 + i) * K + k] : 0;
+    for (int64_t c = 0; c < n; c++) {
+      float acc[LANES] = {0}, odd[LANES] = {0};
+      bool pair = c >= s && c < h;
+      for (int64_t k = 0; k < pk; k++) {
+        float w = W[k * n + c], *t = pair && (k & 1) ? odd : acc;
+        for (int64_t i = 0; i < LANES; i++) t[i] = fmaf(at[k * LANES + i], w, t[i]);
+      }
+      if (pair)
+        for (int64_t i = 0; i < LANES; i++) acc[i] += odd[i];
+      for (int64_t k = pk; k < K; k++) {
+        float w = W[k * n + c];
+        for (int64_t i = 0; i < LANES; i++) acc[i] = fmaf(at[k * LANES + i], w, acc[i]);
+      }
+      for (int64_t i = 0; i < mm; i++) C[(i0 + i) * ldc + c] = acc[i];
+    }
   }
 }
 
@@ -96,5 +125,6 @@ void conv_xla_rows(const conv_params *p, int64_t m, const void *A, const void *W
     pair_rows(p->Cq, &s, &h);
     pk = p->Kd & ~(int64_t)7;
   }
-  rows_f32(p, m, A, W, C, ldc, s, h, pk, acc, (float *)acc + p->Cq);
+  if (p->Cq < LANES) rows_f32_narrow(p, m, A, W, C, ldc, s, h, pk);
+  else rows_f32(p, m, A, W, C, ldc, s, h, pk, acc, (float *)acc + p->Cq);
 }
