@@ -8,6 +8,7 @@
 #include "kernels/quant.h"
 #include "plan_attrs.h"
 #include "plan_frame.h"
+#include "support/ptrmap.h"
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
@@ -59,8 +60,6 @@ typedef struct builder {
   uint32_t n_ops; /* ops planned so far */
 } builder;
 
-static size_t vh(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
-
 static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
   if ((m->len + 1) * 2 > m->cap) {
     size_t ncap = m->cap ? m->cap * 2 : 64;
@@ -69,7 +68,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
     if (!nk || !ns) return false;
     for (size_t i = 0; i < m->cap; i++)
       if (m->key[i]) {
-        size_t j = vh(m->key[i]) & (ncap - 1);
+        size_t j = ptrmap_hash(m->key[i]) & (ncap - 1);
         while (nk[j]) j = (j + 1) & (ncap - 1);
         nk[j] = m->key[i];
         ns[j] = m->slot[i];
@@ -78,7 +77,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
     m->slot = ns;
     m->cap = ncap;
   }
-  size_t j = vh(v) & (m->cap - 1);
+  size_t j = ptrmap_hash(v) & (m->cap - 1);
   while (m->key[j] && m->key[j] != v) j = (j + 1) & (m->cap - 1);
   if (!m->key[j]) m->len++;
   m->key[j] = v;
@@ -88,7 +87,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
 
 static bool vmap_get(const vmap *m, const shl_value *v, uint32_t *slot) {
   if (!m->cap) return false;
-  size_t j = vh(v) & (m->cap - 1);
+  size_t j = ptrmap_hash(v) & (m->cap - 1);
   while (m->key[j]) {
     if (m->key[j] == v) {
       *slot = m->slot[j];

@@ -2,6 +2,7 @@
 #include "plan_frame.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool lives_reserve(plan_lives *l, size_t n) {
   if (n <= l->cap) return true;
@@ -77,19 +78,72 @@ static int by_life(const void *a, const void *b, void *key) {
   return u < v ? -1 : u > v;
 }
 
+/* The frame's free space while slots are placed: ranges below `top`, sorted
+ * by offset, never adjacent to each other nor to `top` (freed ranges merge
+ * with their neighbours), so the list stays as short as the frame has holes
+ * and a slot placed at the top never skips a free range below it. */
+typedef struct {
+  range *v;
+  size_t n, cap;
+  size_t top, high; /* end of the used part now, and its largest value (frame_bytes) */
+} frame_space;
+
+static void space_remove(frame_space *fs, size_t k) {
+  memmove(&fs->v[k], &fs->v[k + 1], (fs->n - k - 1) * sizeof *fs->v);
+  fs->n--;
+}
+
 /* Gives slot `sl` the smallest free range that holds it, or the top of the frame. */
-static void place(plan_slot *sl, range *free_list, size_t n_free, size_t *top) {
+static void place(plan_slot *sl, frame_space *fs) {
   size_t need = slot_bytes(sl), best = SIZE_MAX;
-  for (size_t k = 0; k < n_free; k++)
-    if (free_list[k].size >= need && (best == SIZE_MAX || free_list[k].size < free_list[best].size)) best = k;
+  for (size_t k = 0; k < fs->n; k++)
+    if (fs->v[k].size >= need && (best == SIZE_MAX || fs->v[k].size < fs->v[best].size)) best = k;
   if (best == SIZE_MAX) {
-    sl->offset = *top;
-    *top += need;
+    sl->offset = fs->top;
+    fs->top += need;
+    if (fs->top > fs->high) fs->high = fs->top;
     return;
   }
-  sl->offset = free_list[best].off;
-  free_list[best].off += need;
-  free_list[best].size -= need;
+  sl->offset = fs->v[best].off;
+  fs->v[best].off += need;
+  fs->v[best].size -= need;
+  if (!fs->v[best].size) space_remove(fs, best);
+}
+
+/* Returns [off, off + size) to the free space. */
+static bool release(frame_space *fs, size_t off, size_t size) {
+  if (!size) return true;
+  size_t k = 0, lo = 0, hi = fs->n; /* k: the first range after off */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (fs->v[mid].off < off) lo = mid + 1;
+    else hi = mid;
+  }
+  k = lo;
+  if (k > 0 && fs->v[k - 1].off + fs->v[k - 1].size == off) { /* joins the range before */
+    off = fs->v[k - 1].off;
+    size += fs->v[k - 1].size;
+    space_remove(fs, --k);
+  }
+  if (k < fs->n && off + size == fs->v[k].off) { /* and the one after */
+    size += fs->v[k].size;
+    space_remove(fs, k);
+  }
+  if (off + size == fs->top) {
+    fs->top = off;
+    return true;
+  }
+  if (fs->n == fs->cap) {
+    size_t ncap = fs->cap ? fs->cap * 2 : 16;
+    range *nv = realloc(fs->v, ncap * sizeof *nv);
+    if (!nv) return false;
+    fs->v = nv;
+    fs->cap = ncap;
+  }
+  memmove(&fs->v[k + 1], &fs->v[k], (fs->n - k) * sizeof *fs->v);
+  fs->v[k] = (range){off, size};
+  fs->n++;
+  return true;
 }
 
 shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
@@ -100,8 +154,8 @@ shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
     if (p->slots[s].kind == SLOT_FRAME && life[s].last == UINT32_MAX) life[s].last = life[s].def;
   share_dead_operands(p, life);
   uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
-  range *free_list = NULL;
-  size_t n_free = 0, cap_free = 0, top = 0, nf = 0;
+  frame_space fs = {0};
+  size_t nf = 0;
   shl_status st = NULL;
   if (!by_def || !by_last) {
     st = st_oom();
@@ -116,28 +170,21 @@ shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
   qsort_r(by_last, nf, sizeof *by_last, by_life, &(life_key){life, true});
   size_t d = 0, e = 0;
   for (uint32_t i = 0; i <= p->n_ops + 1; i++) {
-    for (; d < nf && life[by_def[d]].def == i; d++) place(&p->slots[by_def[d]], free_list, n_free, &top);
+    for (; d < nf && life[by_def[d]].def == i; d++) place(&p->slots[by_def[d]], &fs);
     for (; e < nf && life[by_last[e]].last == i; e++) {
-      if (n_free == cap_free) {
-        size_t ncap = cap_free ? cap_free * 2 : 16;
-        range *nfl = realloc(free_list, ncap * sizeof *nfl);
-        if (!nfl) {
-          st = st_oom();
-          goto out;
-        }
-        free_list = nfl;
-        cap_free = ncap;
-      }
       const plan_slot *sl = &p->slots[by_last[e]];
-      free_list[n_free++] = (range){sl->offset, slot_bytes(sl)};
+      if (!release(&fs, sl->offset, slot_bytes(sl))) {
+        st = st_oom();
+        goto out;
+      }
     }
   }
-  p->frame_bytes = top;
+  p->frame_bytes = fs.high;
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].share) p->slots[s].offset = p->slots[p->slots[s].share - 1].offset;
 out:
   free(by_def);
   free(by_last);
-  free(free_list);
+  free(fs.v);
   return st;
 }
