@@ -186,20 +186,28 @@ static shl_status check_tuples(const shl_op *op) {
   return NULL;
 }
 
-/* Expands a dense attribute into a full buffer of its type. */
+/* A constant's buffer: the attribute's own bytes when they are aligned for
+ * the element type (kernels only read constant slots, and the module outlives
+ * its executables), so a large constant is held once, not copied into the
+ * plan; a splat or misaligned value is expanded into plan memory. */
 static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v, void **out) {
   const shl_type *t = op->results[0].type;
   int64_t nbytes = type_num_bytes(t);
   if (nbytes < 0) return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs a static shape to execute");
   if (!v || v->kind != AT_DENSE || !type_eq(v->type, t))
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "value is not a dense elements attribute of the result type");
+  size_t sz = dtype_bytes(type_storage_dtype(t));
+  const void *src = nbytes ? attr_dense_data(v) : NULL;
+  if (!v->u.dense.splat && src && (uintptr_t)src % (sz ? sz : 1) == 0) {
+    *out = (void *)src;
+    return NULL;
+  }
   uint8_t *d = plan_alloc(pc, (size_t)nbytes ? (size_t)nbytes : 1);
   if (!d) return st_oom();
-  size_t sz = dtype_bytes(type_storage_dtype(t));
   if (v->u.dense.splat) {
-    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, attr_dense_data(v), sz);
-  } else {
-    memcpy(d, attr_dense_data(v), (size_t)nbytes);
+    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, src, sz);
+  } else if (nbytes) {
+    memcpy(d, src, (size_t)nbytes);
   }
   *out = d;
   return NULL;
