@@ -271,6 +271,32 @@ static shl_status plan_forward(plan_ctx *pc, builder *b, const shl_op *op) {
   return NULL;
 }
 
+/* A reshape of a value held in the frame or a constant (row-major, so the
+ * same bytes): its result is a slot of the new type on the operand's
+ * buffer, and nothing runs.  The frame layout keeps the buffer alive for
+ * the view's uses (plan_slot.share).  Arguments and captured values are
+ * bound per run, so their reshapes still copy.  *done = false: not a view. */
+static shl_status plan_view(plan_ctx *pc, builder *b, const shl_op *op, bool *done) {
+  exec_plan *p = b->plan;
+  const shl_type *t = op->results[0].type;
+  uint32_t s, v;
+  *done = false;
+  if (t->kind != TY_TENSOR || !type_is_static(t)) return NULL;
+  ST_TRY(resolve(pc, b, op->operands[0], &s));
+  plan_slot src = p->slots[s];
+  if (src.kind != SLOT_FRAME && src.kind != SLOT_CONST) return NULL;
+  if (!lives_use(&b->lives, s, b->n_ops)) return st_oom();
+  ST_TRY(new_slot(pc, p, t, src.kind, &v));
+  if (src.kind == SLOT_CONST) {
+    p->slots[v].const_data = src.const_data;
+  } else {
+    p->slots[v].share = src.share ? src.share : s + 1;
+    if (!lives_def(&b->lives, v, b->n_ops)) return st_oom();
+  }
+  *done = true;
+  return vmap_put(pc, &b->vals, &op->results[0], v) ? NULL : st_oom();
+}
+
 /* A fused group (at its last member): inputs, outputs, no regions. */
 static shl_status emit_fused(plan_ctx *pc, builder *b, plan_op *po, const fuse_site *site) {
   exec_plan *p = b->plan;
@@ -372,6 +398,11 @@ static shl_status plan_one(plan_ctx *pc, builder *b, const fuse_block *fb, const
   fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
   if (act == FUSE_SKIP) return NULL;
   if (act == FUSE_KEEP && plan_forwards(op)) return plan_forward(pc, b, op);
+  if (act == FUSE_KEEP && op_is(op, OP_RESHAPE)) {
+    bool done;
+    ST_TRY(plan_view(pc, b, op, &done));
+    if (done) return NULL;
+  }
   plan_op *po = &b->plan->ops[b->n_ops];
   po->op = op;
   ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, po));

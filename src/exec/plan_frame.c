@@ -48,13 +48,13 @@ static void share_dead_operands(exec_plan *p, slot_life *life) {
     for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
       uint32_t o = po->in_slots[k], r = po->out_slots[k];
       plan_slot *so = &p->slots[o], *sr = &p->slots[r];
-      if (so->kind != SLOT_FRAME || life[o].last != i || slot_bytes(so) != slot_bytes(sr)) continue;
+      uint32_t root = so->share ? so->share - 1 : o; /* its views die with it */
+      if (so->kind != SLOT_FRAME || life[root].last != i || slot_bytes(so) != slot_bytes(sr)) continue;
       bool once = true;
       for (uint32_t j = 0; j < po->n_in; j++) once &= j == k || po->in_slots[j] != o;
       for (uint32_t g = 0; g < po->op->n_regions; g++)
         for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) once &= po->regions[g]->captures[c].parent_slot != o;
       if (!once) continue;
-      uint32_t root = so->share ? so->share - 1 : o;
       sr->share = root + 1;
       if (life[r].last > life[root].last) life[root].last = life[r].last;
     }
@@ -146,13 +146,74 @@ static bool release(frame_space *fs, size_t off, size_t size) {
   return true;
 }
 
+/* Up to this many buffers, a frame is also packed offline (pack_by_size,
+ * quadratic) and the smaller of the two layouts kept. */
+enum { PACK_BY_SIZE_MAX = 2048 };
+
+typedef struct {
+  const exec_plan *p;
+  const slot_life *life;
+} size_key;
+
+static int by_size(const void *a, const void *b, void *key) {
+  const size_key *k = key;
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  size_t sx = slot_bytes(&k->p->slots[x]), sy = slot_bytes(&k->p->slots[y]);
+  if (sx != sy) return sx > sy ? -1 : 1;
+  return k->life[x].def < k->life[y].def ? -1 : k->life[x].def > k->life[y].def;
+}
+
+/* Offline packing, largest buffer first: each goes to the lowest offset free
+ * of every buffer already placed whose lifetime meets its own.  With all
+ * lifetimes known this avoids what the in-order placement cannot: a large
+ * buffer defined later finding only holes too small for it (attention's
+ * 8 MB score matrices).  off[s] gets each slot's offset; returns the frame
+ * size, or SIZE_MAX when out of memory. */
+static size_t pack_by_size(const exec_plan *p, const slot_life *life, const uint32_t *slots, size_t n, size_t *off) {
+  uint32_t *order = malloc((n + 1) * sizeof *order), *placed = malloc((n + 1) * sizeof *placed);
+  if (!order || !placed) {
+    free(order);
+    free(placed);
+    return SIZE_MAX;
+  }
+  memcpy(order, slots, n * sizeof *order);
+  qsort_r(order, n, sizeof *order, by_size, &(size_key){p, life});
+  size_t high = 0;
+  for (size_t k = 0; k < n; k++) {
+    uint32_t s = order[k];
+    size_t need = slot_bytes(&p->slots[s]), at = 0, ins = 0;
+    /* placed is sorted by offset: once one starts past [at, at + need), so do the rest. */
+    for (size_t j = 0; j < k && off[placed[j]] < at + need; j++) {
+      uint32_t q = placed[j];
+      size_t end = off[q] + slot_bytes(&p->slots[q]);
+      if (life[q].def <= life[s].last && life[s].def <= life[q].last && end > at) at = end;
+    }
+    off[s] = at;
+    if (at + need > high) high = at + need;
+    while (ins < k && off[placed[ins]] <= at) ins++;
+    memmove(&placed[ins + 1], &placed[ins], (k - ins) * sizeof *placed);
+    placed[ins] = s;
+  }
+  free(order);
+  free(placed);
+  return high;
+}
+
 shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
   if (!lives_reserve(l, (size_t)p->n_slots + 1)) return st_oom();
   slot_life *life = l->v;
   /* Results never read (unused) still need memory until their op ends. */
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].kind == SLOT_FRAME && life[s].last == UINT32_MAX) life[s].last = life[s].def;
+  /* A view (a reshape; plan.c) keeps the buffer it shares alive. */
+  for (uint32_t s = 0; s < p->n_slots; s++) {
+    uint32_t root = p->slots[s].share - 1;
+    if (p->slots[s].share && life[s].last > life[root].last) life[root].last = life[s].last;
+  }
   share_dead_operands(p, life);
+  /* Views of a scatter result share what the result took over. */
+  for (uint32_t s = 0; s < p->n_slots; s++)
+    while (p->slots[s].share && p->slots[p->slots[s].share - 1].share) p->slots[s].share = p->slots[p->slots[s].share - 1].share;
   uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
   frame_space fs = {0};
   size_t nf = 0;
@@ -180,6 +241,16 @@ shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
     }
   }
   p->frame_bytes = fs.high;
+  if (nf <= PACK_BY_SIZE_MAX) {
+    size_t *off = malloc((p->n_slots + 1) * sizeof *off);
+    size_t high = off ? pack_by_size(p, life, by_def, nf, off) : SIZE_MAX;
+    if (high == SIZE_MAX) st = st_oom();
+    else if (high < p->frame_bytes) {
+      p->frame_bytes = high;
+      for (size_t k = 0; k < nf; k++) p->slots[by_def[k]].offset = off[by_def[k]];
+    }
+    free(off);
+  }
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].share) p->slots[s].offset = p->slots[p->slots[s].share - 1].offset;
 out:
