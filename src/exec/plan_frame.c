@@ -38,9 +38,16 @@ static size_t slot_bytes(const plan_slot *sl) {
   return plan_align64((size_t)(nb > 0 ? nb : 0));
 }
 
+/* The slot whose buffer s uses (following views and in-place updates). */
+static uint32_t buffer_of(const exec_plan *p, uint32_t s) {
+  while (p->slots[s].share) s = p->slots[s].share - 1;
+  return s;
+}
+
 /* Scatter updates its results in place when they share the inputs' buffers:
- * a result takes over input k's buffer when nothing reads that input later
- * (nor elsewhere in the op), so the copy of the input disappears. */
+ * a result takes over input k's buffer when nothing reads that buffer later
+ * (nor elsewhere in the op, through the same slot or a view), so the copy of
+ * the input disappears. */
 static void share_dead_operands(exec_plan *p, slot_life *life) {
   for (uint32_t i = 0; i < p->n_ops; i++) {
     const plan_op *po = &p->ops[i];
@@ -48,12 +55,16 @@ static void share_dead_operands(exec_plan *p, slot_life *life) {
     for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
       uint32_t o = po->in_slots[k], r = po->out_slots[k];
       plan_slot *so = &p->slots[o], *sr = &p->slots[r];
-      uint32_t root = so->share ? so->share - 1 : o; /* its views die with it */
+      uint32_t root = buffer_of(p, o); /* its life covers its views' */
       if (so->kind != SLOT_FRAME || life[root].last != i || slot_bytes(so) != slot_bytes(sr)) continue;
       bool once = true;
-      for (uint32_t j = 0; j < po->n_in; j++) once &= j == k || po->in_slots[j] != o;
+      for (uint32_t j = 0; j < po->n_in; j++)
+        once &= j == k || p->slots[po->in_slots[j]].kind != SLOT_FRAME || buffer_of(p, po->in_slots[j]) != root;
       for (uint32_t g = 0; g < po->op->n_regions; g++)
-        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) once &= po->regions[g]->captures[c].parent_slot != o;
+        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) {
+          uint32_t ps = po->regions[g]->captures[c].parent_slot;
+          once &= p->slots[ps].kind != SLOT_FRAME || buffer_of(p, ps) != root;
+        }
       if (!once) continue;
       sr->share = root + 1;
       if (life[r].last > life[root].last) life[root].last = life[r].last;
@@ -213,7 +224,7 @@ shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
   share_dead_operands(p, life);
   /* Views of a scatter result share what the result took over. */
   for (uint32_t s = 0; s < p->n_slots; s++)
-    while (p->slots[s].share && p->slots[p->slots[s].share - 1].share) p->slots[s].share = p->slots[p->slots[s].share - 1].share;
+    if (p->slots[s].share) p->slots[s].share = buffer_of(p, s) + 1;
   uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
   frame_space fs = {0};
   size_t nf = 0;
