@@ -19,6 +19,7 @@
 
 #include "fuse.h"
 #include "kernels/kutil.h"
+#include "support/ptrmap.h"
 
 enum { FK_OTHER, FK_EW, FK_VIEW, FK_REDUCE };
 enum { FUSE_ROW_MAX = 1 << 14 }; /* longest row a later pass may re-read from scratch */
@@ -71,10 +72,8 @@ typedef struct {
   int32_t src[KU_MAX_RANK];
 } fmap;
 
-static size_t ph(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
-
 static uint32_t index_of(const fuse_block *fb, const shl_op *op) {
-  size_t j = ph(op) & (fb->hcap - 1);
+  size_t j = ptrmap_hash(op) & (fb->hcap - 1);
   while (fb->hkey[j] != op) j = (j + 1) & (fb->hcap - 1);
   return fb->hval[j];
 }
@@ -882,7 +881,7 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
   if (!fb->ops || !fb->hkey || !fb->hval) st = st_oom();
   uint32_t i = 0, n_fusible = 0;
   for (const shl_op *op = blk->first; op && !st; op = op->next, i++) {
-    size_t j = ph(op) & (fb->hcap - 1);
+    size_t j = ptrmap_hash(op) & (fb->hcap - 1);
     while (fb->hkey[j]) j = (j + 1) & (fb->hcap - 1);
     fb->hkey[j] = op;
     fb->hval[j] = i;
