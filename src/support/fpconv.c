@@ -147,11 +147,7 @@ void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
       return;
     }
     case DT_BF16: bf16_to_f32_loop(src, dst, n); return;
-    case DT_F32: {
-      const float *s = src;
-      for (size_t i = 0; i < n; i++) dst[i] = s[i];
-      return;
-    }
+    case DT_F32: memcpy(dst, src, n * sizeof *dst); return;
     case DT_TF32: {
       const uint32_t *s = src;
       for (size_t i = 0; i < n; i++) dst[i] = fp_bits_f32(s[i] & ~0x1FFFu);
@@ -180,11 +176,7 @@ void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n) {
       return;
     }
     case DT_BF16: f32_to_bf16_loop(src, dst, n); return;
-    case DT_F32: {
-      float *d = dst;
-      for (size_t i = 0; i < n; i++) d[i] = src[i];
-      return;
-    }
+    case DT_F32: memcpy(dst, src, n * sizeof *src); return;
     case DT_TF32: {
       uint32_t *d = dst;
       for (size_t i = 0; i < n; i++) d[i] = f32_to_tf32(src[i]);
