@@ -767,7 +767,8 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
   ST_TRY(scratch_layout(pc, fp));
-  return fuse_prog_build(pc, fp);
+  ST_TRY(fuse_prog_build(pc, fp));
+  return fuse_softmax_build(pc, fp);
 }
 
 /* The register program code of member o: f32 ops whose own kernels use
