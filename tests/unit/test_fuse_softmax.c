@@ -1,7 +1,7 @@
 /* Softmax groups (src/exec/fuse_softmax.c): the row-by-row path must give
  * the same bits as the ops run one at a time (optimization_barrier after
- * every op), for scaling by a divide, a multiply, a scalar divided by x and
- * none; short rows (several per chunk), rows longer than a chunk (folds in
+ * every op), for scaling by a divide, a multiply, a scalar divided by x, a
+ * full-shape splat constant (fuse.c reads it as a scalar) and none; short rows (several per chunk), rows longer than a chunk (folds in
  * pieces) and one row; smooth values and every class of special value
  * (infinities, NaN, all-equal rows, exp overflow and underflow, subnormals).
  * NaNs are compared as NaN, not by payload.  The plan must use the softmax
@@ -51,7 +51,9 @@ static void count_softmax(shloc_executable *x, void *arg) {
     if (x->main->ops[i].kernel == &kernel_fused) *n += ((const fused_params *)x->main->ops[i].params)->softmax != NULL;
 }
 
-typedef enum { PRE_NONE, PRE_DIV, PRE_MUL, PRE_RDIV } pre_kind;
+/* x / 8, 0.125 * x, 8 / x, x * a full-shape splat constant of 0.125 (as
+ * JAX exports it; read as a scalar), or nothing */
+typedef enum { PRE_NONE, PRE_DIV, PRE_MUL, PRE_RDIV, PRE_SPLAT } pre_kind;
 
 /* Values with exp-relevant spread: 7 * sin(row) * cos(col) + (col % 13) - 6. */
 static void smooth_input(text_buf *t, const char *ty) {
@@ -94,6 +96,7 @@ static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
   put(&t, "  %%ux = stablehlo.optimization_barrier %%x0 : %s\n", ty);
   put(&t, "  %%c = stablehlo.constant dense<%s> : tensor<f32>\n", pre == PRE_MUL ? "0.125" : "8.0");
   put(&t, "  %%cb = stablehlo.broadcast_in_dim %%c, dims = [] : (tensor<f32>) -> %s\n", ty);
+  put(&t, "  %%cs = stablehlo.constant dense<0.125> : %s\n", ty);
   put(&t, "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n");
   put(&t, "  %%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n");
   /* fused (f) and op by op (u, each result through a barrier) */
@@ -107,6 +110,7 @@ static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
       case PRE_DIV: put(&t, "  %%%sp%s = stablehlo.divide %%%sx, %%cb : %s\n", p, s, p, ty); break;
       case PRE_MUL: put(&t, "  %%%sp%s = stablehlo.multiply %%cb, %%%sx : %s\n", p, s, p, ty); break;
       case PRE_RDIV: put(&t, "  %%%sp%s = stablehlo.divide %%cb, %%%sx : %s\n", p, s, p, ty); break;
+      case PRE_SPLAT: put(&t, "  %%%sp%s = stablehlo.multiply %%%sx, %%cs : %s\n", p, s, p, ty); break;
     }
     if (pre != PRE_NONE) BAR("p", ty);
     char src[8];
@@ -162,8 +166,8 @@ static void test_same_bits(void **state) {
    * op-by-op copy would differ for that reason). */
   static const int shapes[][2] = {{64, 256}, {37, 1500}, {2, 3000}, {3, 2000}, {300, 10}, {2, 1025}, {2, 1}};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-    for (int pre = PRE_NONE; pre <= PRE_RDIV; pre++) check(shapes[s][0], shapes[s][1], (pre_kind)pre, false);
-  for (int pre = PRE_NONE; pre <= PRE_RDIV; pre++) check(14, 7, (pre_kind)pre, true);
+    for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(shapes[s][0], shapes[s][1], (pre_kind)pre, false);
+  for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(14, 7, (pre_kind)pre, true);
 }
 
 /* The row maxima also returned: an ordinary fused group. */
