@@ -37,25 +37,46 @@ static size_t slot_bytes(const plan_slot *sl) {
   return plan_align64((size_t)(nb > 0 ? nb : 0));
 }
 
-/* Scatter updates its results in place when they share the inputs' buffers:
- * a result takes over input k's buffer when nothing reads that input later
- * (nor elsewhere in the op), so the copy of the input disappears. */
-static void share_dead_operands(exec_plan *p, slot_life *life) {
+static uint32_t root_of(const exec_plan *p, uint32_t s) { return p->slots[s].share ? p->slots[s].share - 1 : s; }
+
+/* Result r takes over the buffer of operand slot o: the root's life grows to
+ * cover r's. */
+static void share_with(exec_plan *p, slot_life *life, uint32_t o, uint32_t r) {
+  uint32_t root = root_of(p, o);
+  p->slots[r].share = root + 1;
+  if (life[r].last > life[root].last) life[root].last = life[r].last;
+}
+
+/* Buffers shared between slots (ops in order, so a root's life covers every
+ * earlier sharer's):
+ * - a reshape's result is its operand's bytes: it takes the operand's buffer
+ *   (neither is written again) unless either is a result of the plan;
+ * - scatter updates its results in place: a result takes over input k's
+ *   buffer when nothing reads that buffer later (under any slot sharing it,
+ *   nor elsewhere in the op), so the copy of the input disappears. */
+static void share_buffers(exec_plan *p, slot_life *life) {
   for (uint32_t i = 0; i < p->n_ops; i++) {
     const plan_op *po = &p->ops[i];
+    if (po->kernel == &kernel_reshape && po->n_in == 1 && po->n_out == 1) {
+      uint32_t o = po->in_slots[0], r = po->out_slots[0];
+      if (p->slots[o].kind == SLOT_FRAME && p->slots[r].kind == SLOT_FRAME && !p->slots[r].share &&
+          life[root_of(p, o)].last <= p->n_ops && life[r].last <= p->n_ops && slot_bytes(&p->slots[o]) == slot_bytes(&p->slots[r]))
+        share_with(p, life, o, r);
+      continue;
+    }
     if (po->kernel != &kernel_scatter) continue;
     for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
-      uint32_t o = po->in_slots[k], r = po->out_slots[k];
+      uint32_t o = po->in_slots[k], r = po->out_slots[k], root = root_of(p, o);
       plan_slot *so = &p->slots[o], *sr = &p->slots[r];
-      if (so->kind != SLOT_FRAME || life[o].last != i || slot_bytes(so) != slot_bytes(sr)) continue;
+      if (so->kind != SLOT_FRAME || life[root].last != i || slot_bytes(so) != slot_bytes(sr)) continue;
       bool once = true;
-      for (uint32_t j = 0; j < po->n_in; j++) once &= j == k || po->in_slots[j] != o;
+      for (uint32_t j = 0; j < po->n_in; j++)
+        once &= j == k || p->slots[po->in_slots[j]].kind != SLOT_FRAME || root_of(p, po->in_slots[j]) != root;
       for (uint32_t g = 0; g < po->op->n_regions; g++)
-        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++) once &= po->regions[g]->captures[c].parent_slot != o;
-      if (!once) continue;
-      uint32_t root = so->share ? so->share - 1 : o;
-      sr->share = root + 1;
-      if (life[r].last > life[root].last) life[root].last = life[r].last;
+        for (uint32_t c = 0; c < po->regions[g]->n_captures; c++)
+          once &= p->slots[po->regions[g]->captures[c].parent_slot].kind != SLOT_FRAME ||
+                  root_of(p, po->regions[g]->captures[c].parent_slot) != root;
+      if (once) share_with(p, life, o, r);
     }
   }
 }
@@ -98,7 +119,7 @@ shl_status plan_frame_layout(exec_plan *p, plan_lives *l) {
   /* Results never read (unused) still need memory until their op ends. */
   for (uint32_t s = 0; s < p->n_slots; s++)
     if (p->slots[s].kind == SLOT_FRAME && life[s].last == UINT32_MAX) life[s].last = life[s].def;
-  share_dead_operands(p, life);
+  share_buffers(p, life);
   uint32_t *by_def = malloc((p->n_slots + 1) * sizeof *by_def), *by_last = malloc((p->n_slots + 1) * sizeof *by_last);
   range *free_list = NULL;
   size_t n_free = 0, cap_free = 0, top = 0, nf = 0;
