@@ -513,6 +513,14 @@ static fnode *new_node(builder *b) {
 }
 
 /* A leaf reading v through map m of a member whose group shape is `space`. */
+/* A constant whose elements are all one value (JAX exports full-shape splat
+ * constants): read as a scalar, not streamed from its materialised buffer. */
+static bool splat_constant(const shl_value *v) {
+  if (!v->def || !op_is(v->def, OP_CONSTANT)) return false;
+  const shl_attr *a = op_attr(v->def, "value");
+  return a && a->kind == AT_DENSE && a->u.dense.splat;
+}
+
 static shl_status leaf(builder *b, const shl_value *v, const fmap *m, const shl_type *space, uint32_t *node) {
   plan_ctx *pc = b->fb->pc;
   uint32_t ext = ext_index(b, v);
@@ -521,7 +529,7 @@ static shl_status leaf(builder *b, const shl_value *v, const fmap *m, const shl_
   uint8_t loc;
   int32_t rank = space->rank;
   int64_t stride[KU_MAX_RANK] = {0}, vs[KU_MAX_RANK];
-  if (type_num_elements(v->type) == 1) {
+  if (type_num_elements(v->type) == 1 || splat_constant(v)) {
     loc = LOC_SCALAR;
   } else if (map_is_identity(m, v->type, space)) {
     loc = LOC_EXT;
@@ -766,7 +774,8 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
   ST_TRY(scratch_layout(pc, fp));
-  return fuse_prog_build(pc, fp);
+  ST_TRY(fuse_prog_build(pc, fp));
+  return fuse_softmax_build(pc, fp);
 }
 
 /* The register program code of member o: f32 ops whose own kernels use

@@ -74,12 +74,18 @@ typedef struct {
   ew_prog prog;
   uint32_t n_src;
   uint32_t *src_node;
+  /* Softmax groups run row by row instead (fuse_softmax.c); NULL otherwise. */
+  const struct fuse_softmax *softmax;
 } fused_params;
 
 extern const shl_kernel kernel_fused;
 
 /* Compiles fp's register program when the group has one (fuse_prog.c). */
 shl_status fuse_prog_build(plan_ctx *pc, fused_params *fp);
+
+/* Recognises a softmax group (sets fp->softmax) and runs one (fuse_softmax.c). */
+shl_status fuse_softmax_build(plan_ctx *pc, fused_params *fp);
+shl_status fuse_softmax_run(const fused_params *fp, shl_buf *const *in, shl_buf *const *out);
 
 /* Reserves the per-run cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);

@@ -318,6 +318,7 @@ static shl_status run_prog(const frun *f) {
 
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const fused_params *fp = po->params;
+  if (fp->softmax) return fuse_softmax_run(fp, in, out);
   fuse_cache **c = (fuse_cache **)exec_state(ec, fp->cache_id);
   if (!*c && !(*c = calloc(1, sizeof **c))) return st_oom();
   frun f = {fp, in, out, *c};
