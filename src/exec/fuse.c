@@ -741,6 +741,34 @@ static shl_status scratch_layout(plan_ctx *pc, fused_params *fp) {
   return st ? st : fuse_cache_new(pc, fp);
 }
 
+/* With one row per block, a reduction's row result is one value per
+ * chunk: f32 arithmetic reading it takes it as a scalar operand (the same
+ * results), and when every reader does, its tile holds just that value
+ * instead of a copy per element. */
+static bool scalar_reader(const fused_params *fp, const fnode *nd, uint32_t r) {
+  if (nd->kind != FN_EW || nd->eval != ew_binary_eval || !ew_binary_scalar_ok(nd->params)) return false;
+  uint32_t other = nd->in[0] == r ? nd->in[1] : nd->in[0];
+  return (nd->in[0] == r) != (nd->in[1] == r) && fp->nodes[other].kind != FN_REDUCE;
+}
+
+static void scalar_reads(fused_params *fp) {
+  if (fp->block_rows != 1) return;
+  for (uint32_t r = 0; r < fp->n_nodes; r++) {
+    fnode *red = &fp->nodes[r];
+    if (red->kind != FN_REDUCE || !red->consumed) continue;
+    bool all = true;
+    for (uint32_t k = r + 1; k < fp->n_nodes; k++) {
+      const fnode *nd = &fp->nodes[k];
+      if (nd->kind == FN_EW && (nd->in[0] == r || (nd->n_in > 1 && nd->in[1] == r) || (nd->n_in > 2 && nd->in[2] == r)))
+        all &= scalar_reader(fp, nd, r);
+    }
+    if (!all) continue;
+    red->scalar = true;
+    for (uint32_t k = r + 1; k < fp->n_nodes; k++)
+      if (scalar_reader(fp, &fp->nodes[k], r)) fp->nodes[k].eval = fp->nodes[k].in[0] == r ? ew_binary_eval_sa : ew_binary_eval_sb;
+  }
+}
+
 /* The group's kernel params and fused op site from its nodes. */
 static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint32_t n_out) {
   plan_ctx *pc = fb->pc;
@@ -767,6 +795,7 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
   ST_TRY(scratch_layout(pc, fp));
+  scalar_reads(fp);
   return fuse_prog_build(pc, fp);
 }
 

@@ -37,6 +37,7 @@ typedef struct {
   uint32_t avail;                 /* first pass in which the node's values exist */
   uint32_t first_pass, last_pass; /* passes in which nodes read it (leaves: when to fill) */
   bool consumed;    /* reductions: other nodes read the row results */
+  bool scalar;      /* consumed reductions: every reader takes the row result as a scalar (one row per block) */
   shl_dtype dt;
   uint32_t esz;
   uint32_t ext;     /* leaf: its input; reduction: its init value's input */

@@ -235,7 +235,8 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows, in
       if (nd->out >= 0)
         for (int64_t j = 0; j < nrows; j++)
           memcpy((uint8_t *)f->out[nd->out]->data + (size_t)(r0 + j) * nd->esz, acc + 16 * j, nd->esz);
-      if (nd->consumed) fill_rows(fp, scr + nd->off, nd->esz, acc, nrows);
+      if (nd->scalar) memcpy(scr + nd->off, acc, nd->esz);
+      else if (nd->consumed) fill_rows(fp, scr + nd->off, nd->esz, acc, nrows);
     }
   }
 }
