@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "fuse.h"
+#include "kernels/index_util.h"
 #include "kernels/kutil.h"
 
 enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
@@ -108,6 +109,22 @@ static void gather(const fnode *nd, const uint8_t *src, uint8_t *dst, int64_t e0
   }
 }
 
+/* The table row of group element e of a LOC_ROWS leaf (clamped, as gather clamps). */
+static const uint8_t *table_row(const fnode *nd, shl_buf *const *in, int64_t e) {
+  int64_t r = index_load(nd->idx_dt, (const uint8_t *)in[nd->idx_ext]->data + (size_t)(e / nd->row_len) * dtype_bytes(nd->idx_dt));
+  r = r < 0 ? 0 : r >= nd->tab_rows ? nd->tab_rows - 1 : r;
+  return (const uint8_t *)in[nd->ext]->data + (size_t)(r * nd->row_len) * nd->esz;
+}
+
+/* Group elements [e0, e0 + m) of a LOC_ROWS leaf, row piece by row piece. */
+static void gather_rows(const fnode *nd, shl_buf *const *in, uint8_t *dst, int64_t e0, int64_t m) {
+  for (int64_t e = e0; e < e0 + m;) {
+    int64_t c = e % nd->row_len, run = nd->row_len - c < e0 + m - e ? nd->row_len - c : e0 + m - e;
+    memcpy(dst + (size_t)(e - e0) * nd->esz, table_row(nd, in, e) + (size_t)c * nd->esz, (size_t)run * nd->esz);
+    e += run;
+  }
+}
+
 /* Fills a tile with per-row values (`vals` spaced 16 bytes) for the rows
  * of a block: each row's value over its part of the chunk. */
 static void fill_rows(const fused_params *fp, uint8_t *tile, size_t esz, const uint8_t *vals, int64_t nrows) {
@@ -144,6 +161,13 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
      * each chunk (or row) waits for memory with the arithmetic idle, then
      * computes with memory idle.  (Inline: GCC 12 drops calls to a
      * function that only prefetches, finding it const.) */
+    if (nd->kind == FN_LEAF && nd->loc == LOC_ROWS && pm > 0)
+      for (int64_t e = pf; e < pf + pm;) {
+        int64_t c = e % nd->row_len, run = nd->row_len - c < pf + pm - e ? nd->row_len - c : pf + pm - e;
+        const uint8_t *p = table_row(nd, f->in, e) + (size_t)c * nd->esz;
+        for (size_t o = 0; o < (size_t)run * nd->esz; o += 64) __builtin_prefetch(p + o, 0, 3);
+        e += run;
+      }
     if (streamed && pm > 0) {
       const shl_buf *b = nd->kind == FN_EW ? f->out[nd->out] : f->in[nd->ext];
       const uint8_t *p = (const uint8_t *)b->data + (size_t)pf * nd->esz;
@@ -157,6 +181,8 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
       if (nd->loc == LOC_EXT) ptr[k] = (uint8_t *)f->in[nd->ext]->data + (size_t)e0 * nd->esz;
       else if (nd->loc == LOC_FILL && s >= nd->first_pass && s <= nd->last_pass)
         gather(nd, f->in[nd->ext]->data, scr + nd->off, e0, m);
+      else if (nd->loc == LOC_ROWS && s >= nd->first_pass && s <= nd->last_pass)
+        gather_rows(nd, f->in, scr + nd->off, e0, m);
     } else if (nd->kind == FN_EW) {
       if (nd->avail == s) {
         const void *args[3];
