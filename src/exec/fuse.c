@@ -14,7 +14,9 @@
  * Groups that read one input element for element are then merged when no
  * op between them needs the earlier group's outputs (a row sum and a row
  * max of one matrix share a pass).  A view whose users are all fused (or
- * unused views) is never materialised. */
+ * unused views) is never materialised, nor is a gather of whole matrix rows
+ * whose readers are all members of one group: the group copies the rows
+ * from the table itself (LOC_ROWS). */
 #include <stdlib.h>
 
 #include "fuse.h"

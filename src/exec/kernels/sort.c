@@ -8,8 +8,10 @@
  * alone (mapped back to values afterwards), otherwise as (key, index) pairs
  * that then permute every operand.  FLOAT comparisons order NaN with
  * nothing, so slices holding a NaN fall back.
- * Any other comparator runs through exec_region inside a stable merge sort
- * of index permutations.  Both are stable whether or not is_stable is set. */
+ * Any other comparator runs through exec_region inside a stable bottom-up
+ * merge sort of index permutations; when the comparator is elementwise ops
+ * only, threads share the merges of each width.  Both are stable whether or
+ * not is_stable is set. */
 #include <omp.h>
 #include <stdatomic.h>
 #include <stdlib.h>
