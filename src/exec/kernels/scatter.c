@@ -14,6 +14,7 @@
 #include "support/scalar.h"
 
 enum { SCATTER_PAR_MIN = 1 << 16 }; /* updated elements below which one thread does it all */
+enum { SCATTER_AHEAD = 4 };         /* windows whose result rows are requested ahead */
 
 typedef enum { SC_REGION, SC_REPLACE, SC_KEEP, SC_ADD, SC_MUL, SC_MIN, SC_MAX, SC_AND, SC_OR, SC_XOR } sc_kind;
 
@@ -355,24 +356,42 @@ static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs,
  * of the results' dimension 0: each result element is updated by one
  * thread, in the order of the scatter positions, so the results are those
  * of the serial order. */
+/* The part of the window of scatter position b that lands in rows [r0, r1)
+ * of the results (finished box, element offsets); false when none does. */
+static bool clipped_window(const scatter_params *p, shl_buf *const *in, int64_t b, int64_t r0, int64_t r1, strided_box *box,
+                           int64_t *dst, int64_t *src) {
+  int64_t uofs, sofs, oofs, row = 0;
+  index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
+  if (!window_box(p, in[p->n], sofs, uofs, oofs, box, dst, src, &row)) return false;
+  if (p->rank > 0) {
+    int64_t lo = row > r0 ? row : r0, hi = row + box->dims[0] < r1 ? row + box->dims[0] : r1;
+    if (lo >= hi) return false;
+    *dst += (lo - row) * box->ds[0];
+    *src += (lo - row) * box->ss[0];
+    box->dims[0] = hi - lo;
+  }
+  strided_finish(box, p->esz);
+  return true;
+}
+
 static void rows_part(const scatter_params *p, shl_buf *const *in, shl_buf *const *out, int64_t r0, int64_t r1) {
   uint32_t n = p->n;
   shl_dtype dt = p->dt;
+  int64_t esz = (int64_t)p->esz, win = 1;
+  for (int32_t d = 0; d < p->rank; d++) win *= p->win[d];
   for (int64_t b = 0; b < p->batch.count; b++) {
-    int64_t uofs, sofs, oofs, dst, src, row = 0;
-    index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
     strided_box box;
-    if (!window_box(p, in[n], sofs, uofs, oofs, &box, &dst, &src, &row)) continue;
-    if (p->rank > 0) {
-      int64_t lo = row > r0 ? row : r0, hi = row + box.dims[0] < r1 ? row + box.dims[0] : r1;
-      if (lo >= hi) continue;
-      dst += (lo - row) * box.ds[0];
-      src += (lo - row) * box.ss[0];
-      box.dims[0] = hi - lo;
+    int64_t dst, src;
+    /* Result rows a window updates are unpredictable: a contiguous one is
+     * requested SCATTER_AHEAD windows before it is updated. */
+    if (win * esz >= 256 && b + SCATTER_AHEAD < p->batch.count &&
+        clipped_window(p, in, b + SCATTER_AHEAD, r0, r1, &box, &dst, &src) && box.rank == 1 && box.ds[0] == esz) {
+      const uint8_t *q = (const uint8_t *)out[0]->data + dst * esz;
+      for (int64_t o = 0; o < box.dims[0] * esz; o += 64) __builtin_prefetch(q + o, 1, 3);
     }
-    strided_finish(&box, p->esz);
-    strided_walk(&box, (uint8_t *)out[0]->data + dst * (int64_t)p->esz,
-                 (const uint8_t *)in[n + 1]->data + src * (int64_t)p->esz, p->row, &dt, false);
+    if (!clipped_window(p, in, b, r0, r1, &box, &dst, &src)) continue;
+    strided_walk(&box, (uint8_t *)out[0]->data + dst * esz, (const uint8_t *)in[n + 1]->data + src * esz, p->row, &dt,
+                 false);
   }
 }
 
