@@ -37,7 +37,9 @@ static const char *const mlir_opt_passes[] = {
      * for the rest (readnone: vectorized alike). */
     "--convert-math-to-llvm=approximate-log1p=false", "--convert-math-to-libm", "--arith-expand=include-bf16=true",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",
-    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
+    "--convert-func-to-llvm", "--convert-cf-to-llvm", /* memref.alloc/dealloc call libshloc's heap, which keeps large
+     * blocks from call to call (src/aot/rt_alloc.c). */
+    "--finalize-memref-to-llvm=use-generic-functions", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };
 
