@@ -2,7 +2,7 @@
 # Installs the Debian packages shloc needs to build, test and benchmark.
 # Idempotent: does nothing when everything is present.
 set -e
-PKGS="cmake make gcc clang pkgconf libcmocka-dev libopenblas-dev liblapacke-dev mlir-22-tools clang-22 python3-numpy python3-pytest python3-venv python3-setuptools python3-flatbuffers libopenmpi-dev openmpi-bin"
+PKGS="cmake make gcc clang pkgconf libcmocka-dev libopenblas-dev liblapacke-dev mlir-22-tools clang-22 libomp-22-dev python3-numpy python3-pytest python3-venv python3-setuptools python3-flatbuffers libopenmpi-dev openmpi-bin"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
