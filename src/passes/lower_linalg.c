@@ -157,7 +157,7 @@ void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int6
   int64_t tile = (dims[0] + tiles - 1) / tiles;
   uint32_t k = e->n_sched++;
   pr_printf(&e->sched,
-            "\n    %%m%u = transform.structured.match ops{[\"linalg.generic\"]} %s %%root"
+            "\n    %%m%u = transform.structured.match ops{[\"linalg.generic\", \"linalg.transpose\"]} %s %%root"
             " : (!transform.any_op) -> !transform.any_op"
             "\n    transform.foreach %%m%u : !transform.any_op {"
             "\n    ^bb0(%%op: !transform.any_op):"

@@ -68,7 +68,7 @@ uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
 uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);
 uint32_t ll_cst_float(ll_emit *e, const char *v, shl_dtype dt);
 uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtype dt);
-/* Marks the linalg.generic ops with result type tensor<dims x et> (after
+/* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
  * elementwise fusion) as worth splitting across threads when `work`
  * elements are computed: the compile schedule tiles them into scf.forall
  * over dimension 0 (lower_linalg.c). */
