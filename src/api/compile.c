@@ -19,14 +19,17 @@ static const char *const mlir_opt_passes[] = {
     /* (here: the tiling schedule, when there is one: shloc/compile.h) */
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
+    /* Loops that update a buffer in place (scf.for over a row scatter) and
+     * each tile of a scf.forall leave a loop-carried or self-copied buffer:
+     * CSE and canonicalization fold them, so that a result computed in
+     * place is its allocation again, which the next pass makes the
+     * caller's buffer. */
+    "--cse", "--canonicalize",
     /* Results become caller-allocated out-parameters, and the buffers that
      * computed them are those parameters (no allocation, no copy). */
     "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
     "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
     "--bufferization-lower-deallocations", "--convert-bufferization-to-memref",
-    /* A tile's result is written in place, then "copied" onto itself: CSE
-     * makes both subviews one value and canonicalization drops the copy. */
-    "--cse", "--canonicalize",
     /* Tiled loops (scf.forall) become OpenMP worksharing loops; everything
      * else stays sequential. */
     "--scf-forall-to-parallel", "--convert-linalg-to-loops", "--convert-scf-to-openmp",

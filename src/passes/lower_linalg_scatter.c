@@ -163,22 +163,19 @@ shl_status ll_scatter_rows(ll_emit *e, const shl_op *op) {
   ll_type(e, ut);
   pr_puts(&e->pr, " to ");
   row_type(e, ut);
-  /* The body over the row: (current, update) -> new. */
+  /* The body over the row, written into the row itself (the update is the
+   * input, the current row the output's initial value): in place. */
   uint32_t merged = line_start(e);
   pr_puts(&e->pr, " = linalg.generic {indexing_maps = [");
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 2; k++) {
     if (k) pr_puts(&e->pr, ", ");
     ll_identity_map(e, ot->rank);
   }
   pr_puts(&e->pr, "], ");
   ll_iterators(e, ot->rank, NULL);
   pr_puts(&e->pr, "} ins(");
-  ll_tmp(e, row);
-  pr_puts(&e->pr, ", ");
   ll_tmp(e, urow);
   pr_puts(&e->pr, " : ");
-  row_type(e, ot);
-  pr_puts(&e->pr, ", ");
   row_type(e, ut);
   pr_puts(&e->pr, ") outs(");
   ll_tmp(e, row);
@@ -186,13 +183,12 @@ shl_status ll_scatter_rows(ll_emit *e, const shl_op *op) {
   row_type(e, ot);
   pr_puts(&e->pr, ") {");
   pr_newline(&e->pr);
+  /* block arguments: update, then current; the body takes (current, update) */
   uint32_t args[2] = {ll_fresh(e), ll_fresh(e)}, res = 0;
   pr_puts(&e->pr, "^bb0(");
-  ll_tmp(e, args[0]);
-  pr_printf(&e->pr, ": %s, ", et);
   ll_tmp(e, args[1]);
   pr_printf(&e->pr, ": %s, ", et);
-  ll_tmp(e, ll_fresh(e));
+  ll_tmp(e, args[0]);
   pr_printf(&e->pr, ": %s):", et);
   e->pr.indent += 1;
   ST_TRY(ll_inline_body(e, op, op->regions[0].blocks[0], args, &res, 1));
