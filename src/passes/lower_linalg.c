@@ -660,8 +660,8 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   if (e.n_sched) {
     /* The steps were written without their module: prepend it. */
     shl_printer sc = {0};
-    pr_puts(&sc, "// Tiling schedule of `shloc compile` (transform dialect): large elementwise and\n"
-                 "// reduction ops become scf.forall loops, run by OpenMP threads.\n"
+    pr_puts(&sc, "// Tiling schedule of `shloc compile` (transform dialect): large elementwise,\n"
+                 "// transpose and split-reduction ops become scf.forall loops, run by OpenMP threads.\n"
                  "module attributes {transform.with_named_sequence} {\n"
                  "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {");
     pr_putn(&sc, e.sched.buf, e.sched.len);
