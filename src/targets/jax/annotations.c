@@ -77,8 +77,9 @@ shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind
         const shl_type *a = op->operands[i]->type, *r = op->results[i].type;
         if (type_eq(a, r)) continue;
         return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                        "target '%.*s' changes the type of value #%u (a per-device shape): it needs several devices, "
-                        "and shloc runs on one (multi-device execution is not supported yet)",
+                        "target '%.*s' changes the type of value #%u (a per-device shape): this form of a manual "
+                        "computation (Shardy's round-trip export) does not run yet; sdy.manual_computation and "
+                        "GSPMD's SPMDFullToShardShape / SPMDShardToFullShape do",
                         (int)name.n, name.p, i);
       }
       return NULL;
