@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "fuse.h"
+
 static bool lives_reserve(plan_lives *l, size_t n) {
   if (n <= l->cap) return true;
   size_t ncap = l->cap ? l->cap : 64;
@@ -53,10 +55,21 @@ static void share_with(exec_plan *p, slot_life *life, uint32_t o, uint32_t r) {
  *   (neither is written again) unless either is a result of the plan;
  * - scatter updates its results in place: a result takes over input k's
  *   buffer when nothing reads that buffer later (under any slot sharing it,
- *   nor elsewhere in the op), so the copy of the input disappears. */
+ *   nor elsewhere in the op), so the copy of the input disappears;
+ * - a softmax group likewise writes its result over its operand. */
 static void share_buffers(exec_plan *p, slot_life *life) {
   for (uint32_t i = 0; i < p->n_ops; i++) {
     const plan_op *po = &p->ops[i];
+    int sx = po->kernel == &kernel_fused ? fuse_softmax_input(po->params) : -1;
+    if (sx >= 0) {
+      uint32_t o = po->in_slots[sx], r = po->out_slots[0], root = root_of(p, o);
+      bool once = p->slots[o].kind == SLOT_FRAME && life[root].last == i && life[r].last <= p->n_ops &&
+                  slot_bytes(&p->slots[o]) == slot_bytes(&p->slots[r]);
+      for (uint32_t j = 0; once && j < po->n_in; j++)
+        once = j == (uint32_t)sx || p->slots[po->in_slots[j]].kind != SLOT_FRAME || root_of(p, po->in_slots[j]) != root;
+      if (once) share_with(p, life, o, r);
+      continue;
+    }
     if (po->kernel == &kernel_reshape && po->n_in == 1 && po->n_out == 1) {
       uint32_t o = po->in_slots[0], r = po->out_slots[0];
       if (p->slots[o].kind == SLOT_FRAME && p->slots[r].kind == SLOT_FRAME && !p->slots[r].share &&
