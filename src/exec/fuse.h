@@ -26,6 +26,7 @@ typedef enum {
   LOC_SCALAR, /* leaf: a tile filled with its one element once */
   LOC_ROWVAL, /* leaf: constant along rows; a tile filled per row block */
   LOC_FILL,   /* leaf: a tile gathered per chunk (general broadcast) */
+  LOC_ROWS,   /* leaf: a tile of table rows picked by an index input (a fused row gather) */
   LOC_TILE,   /* computed into a scratch tile, read in the same pass */
   LOC_ROW,    /* computed into a row buffer, read again by later passes */
   LOC_OUT,    /* computed into its output buffer (and read back from there) */
@@ -37,6 +38,7 @@ typedef struct {
   uint32_t avail;                 /* first pass in which the node's values exist */
   uint32_t first_pass, last_pass; /* passes in which nodes read it (leaves: when to fill) */
   bool consumed;    /* reductions: other nodes read the row results */
+  bool scalar;      /* consumed reductions: every reader takes the row result as a scalar (one row per block) */
   shl_dtype dt;
   uint32_t esz;
   uint32_t ext;     /* leaf: its input; reduction: its init value's input */
@@ -48,6 +50,11 @@ typedef struct {
   int32_t rank;
   const int64_t *dims;
   int64_t *pitch, *stride;
+  /* LOC_ROWS: element e is table (input ext) [clamp(idx[e / row_len])][e % row_len],
+   * idx being input idx_ext of dtype idx_dt */
+  uint32_t idx_ext;
+  shl_dtype idx_dt;
+  int64_t tab_rows, row_len;
   /* elementwise nodes */
   ew_eval_fn eval;
   const void *params;

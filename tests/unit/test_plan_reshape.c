@@ -1,8 +1,9 @@
-/* A reshape's result takes its operand's buffer (plan_frame.c) instead of a
- * copy; an in-place scatter must then not write a buffer that another slot
- * sharing it still reads, and a reshape that is a result of the function
- * keeps its own buffer.  Values are checked by hand-computed expectations
- * over three runs (frames reused), and the plan must share where allowed. */
+/* A reshape of a frame value is a view of its operand's buffer (plan.c
+ * plan_view, plan_frame.c) instead of a copy; an in-place scatter must then
+ * not write a buffer that another slot sharing it still reads, and a reshape
+ * that is a result of the function still reaches the caller's buffer.  Values
+ * are checked by hand-computed expectations over three runs (frames reused),
+ * and no reshape of a frame value may run as a copy. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,15 +62,9 @@ static void test_reshape_shares(void **state) {
   OK(shloc_module_parse(ctx, "t.mlir", text, strlen(text), 1, &m));
   OK(shloc_module_verify(m));
   OK(shloc_executable_create(m, "main", NULL, &x));
-  uint32_t shared = 0, reshapes = 0;
-  for (uint32_t k = 0; k < x->main->n_ops; k++) {
-    const plan_op *po = &x->main->ops[k];
-    if (po->kernel != &kernel_reshape) continue;
-    reshapes++;
-    shared += x->main->slots[po->out_slots[0]].share != 0;
-  }
-  assert_int_equal(reshapes, 5);
-  assert_int_equal(shared, 4); /* all but the returned one */
+  uint32_t copies = 0;
+  for (uint32_t k = 0; k < x->main->n_ops; k++) copies += x->main->ops[k].kernel == &kernel_reshape;
+  assert_int_equal(copies, 0);
   static const int64_t d4[] = {4}, d22[] = {2, 2};
   for (int round = 0; round < 3; round++) {
     float in[4] = {1, 2, 3, (float)round}, q[4], s[4], w[4], t[4];

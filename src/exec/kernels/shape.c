@@ -118,8 +118,7 @@ static shl_status reshape_prepare(plan_ctx *pc, const shl_op *op, void **params)
 
 static shl_status reshape_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)ec, (void)po;
-  /* (the planner usually gives the result the operand's buffer) */
-  if (out[0]->nbytes && out[0]->data != in[0]->data) memcpy(out[0]->data, in[0]->data, out[0]->nbytes);
+  if (out[0]->nbytes) memcpy(out[0]->data, in[0]->data, out[0]->nbytes);
   return NULL;
 }
 
