@@ -60,7 +60,10 @@ install: deps
 uninstall:
 	DESTDIR=$(DESTDIR) scripts/uninstall.sh $(BUILD)/installed-files.txt
 
+# The PyTorch peer is the only extra package (scripts/deps.sh bench); `make
+# test` does not install it.
 bench: build
+	@scripts/deps.sh bench
 	@bench/run
 
 clean:

@@ -1,7 +1,8 @@
 /* libFuzzer target for the artifact writer.  Text that parses and verifies
  * is serialized for the current version and for its oldest version (with
- * and without locations); the writer may refuse (clean status) but never
- * crash, and every artifact it writes must read back and verify. */
+ * and without locations; CHLO ops as XLA's composites and inline); the
+ * writer may refuse (clean status) but never crash, and every artifact it
+ * writes must read back and verify. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!st) {
     write_and_read(m, "current", SHLOC_SERIALIZE_STRIP_DEBUGINFO);
     write_and_read(m, "oldest", 0);
+    write_and_read(m, "current", SHLOC_SERIALIZE_INLINE_CHLO);
   }
   shloc_status_free(st);
   shloc_module_destroy(m);

@@ -14,7 +14,8 @@
 static const char usage_text[] =
     "usage: shloc run FILE [--entry NAME] [--input A.npy ...] [-o OUT.npy ...] [--print]\n"
     "                 [--ffi TARGET=LIB.so:SYMBOL ...] [--plugin LIB.so ...] [--repeat N] [--time]\n"
-    "                 [--fresh-outputs] [--replicas R] [--partitions P] [--input-per-device]\n"
+    "                 [--fresh-outputs] [--profile-phases] [--replicas R] [--partitions P]\n"
+    "                 [--input-per-device] [--mpi]\n"
     "\n"
     "Parses and verifies FILE ('-' = stdin), then runs its entry function (--entry NAME;\n"
     "default @main, or the only function) once per --repeat.\n"
@@ -41,6 +42,12 @@ static const char usage_text[] =
     "  --time          print the median (and minimum) time per run to stderr, e.g.\n"
     "                  'shloc run: 5 runs, median 12.345 ms, min 12.001 ms'; parsing,\n"
     "                  verification and planning are not included\n"
+    "  --profile-phases\n"
+    "                  print where a cold run's time goes to stderr: reading FILE,\n"
+    "                  parsing, verifying, reading the inputs, planning, the first run,\n"
+    "                  writing the outputs (wall ms each), and the process's peak RSS\n"
+    "                  (Linux VmHWM, MB of 10^6 bytes), e.g. 'shloc run: phases: read\n"
+    "                  1.000 ms, parse ..., outputs 0.100 ms; peak RSS 12.3 MB'\n"
     "  --fresh-outputs allocate the result buffers anew for every run (and free the\n"
     "                  previous run's), as a caller that keeps no buffers would; by\n"
     "                  default repeated runs write into the same result buffers\n"
@@ -55,6 +62,10 @@ static const char usage_text[] =
     "                  x.dev1.npy, ... (device K = replica * P + partition), each the\n"
     "                  device's own value or its tile of the argument's sharding;\n"
     "                  -o y.npy writes y.devK.npy, cut by the result's sharding\n"
+    "  --mpi           under `mpirun -n R*P`: each rank runs device K = its rank (one\n"
+    "                  device per process); with --input-per-device it reads only its\n"
+    "                  own files and writes its own y.devK.npy; results written once and\n"
+    "                  --print output come from rank 0; a failure on any rank stops all\n"
     "\n"
     ".npy element types (NumPy descr; C order; little-endian, big-endian inputs are swapped):\n"
     "  i1 '|b1'   i8 '|i1'  i16 '<i2'  i32 '<i4'  i64 '<i8'   (si* the same)\n"
@@ -83,7 +94,8 @@ static bool list_add(arg_list *l, const char *s) {
 typedef struct {
   const char *path, *entry;
   arg_list inputs, outputs, ffi, plugins;
-  bool print, time, fresh, per_device;
+  bool print, time, fresh, per_device, mpi, phases;
+  shloc_mpi *mpi_handle;
   long repeat;
   long replicas, partitions; /* 0: the module's */
 } run_opts;
@@ -123,6 +135,34 @@ static shloc_status build_registry(const run_opts *o, shloc_ffi_registry **out) 
   return NULL;
 }
 
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The process's peak resident set in bytes: VmHWM of /proc/self/status,
+ * which starts afresh at exec (getrusage's ru_maxrss keeps the high-water
+ * mark of the process that forked us across exec); 0 when unknown. */
+static double peak_rss_bytes(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  double kb = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "VmHWM: %lf kB", &kb) == 1) break;
+  fclose(f);
+  return kb * 1024;
+}
+
+/* --profile-phases: wall ms per phase (ph[0..2]: read, parse, verify). */
+static void print_phases(const double *ph, const shloc_npy_phases *np, double first_run_ms) {
+  fprintf(stderr,
+          "shloc run: phases: read %.3f ms, parse %.3f ms, verify %.3f ms, inputs %.3f ms, plan %.3f ms, "
+          "first run %.3f ms, outputs %.3f ms; peak RSS %.1f MB\n",
+          ph[0], ph[1], ph[2], np->inputs_ms, np->plan_ms, first_run_ms, np->outputs_ms, peak_rss_bytes() / 1e6);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -144,24 +184,31 @@ static void print_times(double *ms, long n) {
 
 /* A multi-device run (shloc/spmd.h) of function f. */
 static shloc_status run_spmd(const run_opts *o, shloc_module *m, const shloc_func *f, shloc_ffi_registry *reg) {
-  if (o->repeat > 1 || o->time || o->fresh)
+  if (o->repeat > 1 || o->time || o->fresh || o->phases)
     return shloc_status_error(SHLOC_ERR_INVALID_ARG, NULL, 0, 0,
-                              "--repeat, --time and --fresh-outputs are not supported on several devices");
+                              "--repeat, --time, --profile-phases and --fresh-outputs are not supported on several "
+                              "devices");
   shloc_spmd_npy_run r = {.inputs = o->inputs.v, .n_inputs = (size_t)o->inputs.n, .outputs = o->outputs.v,
                           .n_outputs = (size_t)o->outputs.n, .replicas = (uint32_t)o->replicas,
                           .partitions = (uint32_t)o->partitions, .per_device = o->per_device,
+                          .mpi = o->mpi_handle,
                           .print = o->print || !o->outputs.n ? print_result : NULL};
   return shloc_spmd_run_npy(m, f, reg, &r);
 }
 
-/* Parses, plans and runs; returns the process exit status. */
-static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len) {
+/* Parses, plans and runs; returns the process exit status.  ph[0] holds
+ * the time spent reading FILE; ph[1] and ph[2] get parsing and verifying. */
+static int run_module(const run_opts *o, shloc_context *ctx, const char *text, size_t len, double *ph) {
   shloc_module *m = NULL;
   shloc_ffi_registry *reg = NULL;
-  double *ms = o->time ? malloc((size_t)o->repeat * sizeof *ms) : NULL;
-  shloc_status st = o->time && !ms ? shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory")
-                                   : shloc_module_parse(ctx, o->path, text, len, 1, &m);
+  double *ms = o->time || o->phases ? malloc((size_t)o->repeat * sizeof *ms) : NULL;
+  double t0 = now_ms();
+  shloc_status st = (o->time || o->phases) && !ms ? shloc_status_error(SHLOC_ERR_OOM, NULL, 0, 0, "out of memory")
+                                                  : shloc_module_parse_borrowed(ctx, o->path, text, len, 1, &m);
+  double t1 = now_ms();
   if (!st) st = shloc_module_verify(m);
+  ph[1] = t1 - t0;
+  ph[2] = now_ms() - t1;
   const shloc_func *f = NULL;
   if (!st) {
     f = shloc_module_entry(m, o->entry);
@@ -176,7 +223,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
   if (!st) st = shloc_spmd_devices(m, &grid_r, &grid_p);
   /* A jax.export envelope keeps its calling convention on one device (unless --entry). */
   bool envelope = !o->entry && !st && shloc_module_jax_export(m);
-  bool flags = o->replicas || o->partitions || o->per_device;
+  bool flags = o->replicas || o->partitions || o->per_device || o->mpi;
   bool spmd = flags || (grid_r * grid_p > 1 && !envelope);
   if (!st && spmd && envelope)
     st = shloc_status_error(SHLOC_ERR_UNSUPPORTED, NULL, 0, 0,
@@ -184,6 +231,7 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
                             "--input-per-device need a module, or --entry)",
                             o->path);
   else if (!st && spmd) st = run_spmd(o, m, f, reg);
+  shloc_npy_phases np = {0};
   if (!st && !spmd) {
     /* An envelope's @main follows JAX's calling convention (unless --entry
      * picks another function): the user passes what the exported function took. */
@@ -197,10 +245,14 @@ static int run_module(const run_opts *o, shloc_context *ctx, const char *text, s
         .fresh_outputs = o->fresh,
         .print = o->print || (!o->outputs.n && !o->time) ? print_result : NULL,
         .run_ms = ms,
+        .phases = &np,
     };
     st = shloc_npy_run_func(m, f, reg, &run);
   }
+  if (!st && o->phases && !spmd) print_phases(ph, &np, ms[0]);
   if (!st && o->time) print_times(ms, o->repeat);
+  /* Under MPI every rank reports its own error (those stopped by another
+   * rank's failure name it). */
   if (st) report(st, text, len);
   shloc_ffi_registry_destroy(reg);
   shloc_module_destroy(m);
@@ -223,6 +275,8 @@ int cmd_run(int argc, char **argv) {
       o.print = true;
     } else if (strcmp(a, "--time") == 0) {
       o.time = true;
+    } else if (strcmp(a, "--profile-phases") == 0) {
+      o.phases = true;
     } else if (strcmp(a, "--fresh-outputs") == 0) {
       o.fresh = true;
     } else if ((strcmp(a, "--input") == 0 || strcmp(a, "-i") == 0) && has_value) {
@@ -233,6 +287,8 @@ int cmd_run(int argc, char **argv) {
       ok = list_add(&o.ffi, argv[++i]);
     } else if (strcmp(a, "--plugin") == 0 && has_value) {
       ok = list_add(&o.plugins, argv[++i]);
+    } else if (strcmp(a, "--mpi") == 0) {
+      o.mpi = true;
     } else if (strcmp(a, "--input-per-device") == 0) {
       o.per_device = true;
     } else if ((strcmp(a, "--replicas") == 0 || strcmp(a, "--partitions") == 0) && has_value) {
@@ -266,15 +322,30 @@ int cmd_run(int argc, char **argv) {
     fprintf(stderr, "shloc run: missing FILE (see shloc run --help)\n");
     ok = false;
   }
+  if (ok && o.mpi) {
+    shloc_status st = shloc_mpi_open(NULL, NULL, &o.mpi_handle);
+    if (st) {
+      fprintf(stderr, "shloc run: %s\n", shloc_status_message(st));
+      shloc_status_free(st);
+      ok = false;
+    }
+  }
   cli_input in;
   if (ok) {
     rc = 1;
+    double ph[3], t0 = now_ms();
     if (cli_input_open(o.path, &in)) {
+      ph[0] = now_ms() - t0;
       shloc_context *ctx = shloc_context_create();
-      rc = ctx ? run_module(&o, ctx, in.text, in.len) : 1;
+      rc = ctx ? run_module(&o, ctx, in.text, in.len, ph) : 1;
       shloc_context_destroy(ctx);
       cli_input_close(&in);
     }
+  }
+  if (o.mpi_handle) {
+    fflush(stdout);
+    /* After a failure peers may be blocked in calls no message completes: end the job. */
+    shloc_mpi_close(o.mpi_handle, shloc_mpi_failed_rank(o.mpi_handle) >= 0, rc ? rc : 1);
   }
   free(o.inputs.v);
   free(o.outputs.v);

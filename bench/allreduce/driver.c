@@ -1,5 +1,5 @@
 /* Benchmark (not a test): all_reduce (sum, f32) from 1 KiB to 64 MiB.
- *   mpirun -n N bench_allreduce mpi      shloc's MPI transport (the same
+ *   mpirun -n N bench_allreduce mpi [MIN MAX]   shloc's MPI transport (the same
  *       transport_mpi.c all_reduce that `--mpi` runs: signature exchange,
  *       reduce-scatter with the fold in group order, all-gather) against a
  *       bare MPI_Allreduce on the same buffers, alternating, in one run.
@@ -8,7 +8,7 @@
  *       memcpy of the same bytes on the same N threads.
  * Each round times a batch of calls (64 MiB moved, at least 2 calls); the
  * slowest rank's (or thread's) mean counts, and the best of ROUNDS rounds
- * is printed. */
+ * is printed.  MIN and MAX bound the sizes (bytes; default 1 KiB, 64 MiB). */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -65,6 +65,8 @@ static shl_buf f32_buf(int64_t n) {
   return b;
 }
 
+static size_t min_bytes = 1024, max_bytes = (size_t)64 << 20;
+
 static int run_mpi(void) {
   shloc_mpi *m;
   shloc_status st = shloc_mpi_open(NULL, NULL, &m);
@@ -82,7 +84,7 @@ static int run_mpi(void) {
   uint32_t *group = malloc((size_t)size * sizeof *group);
   for (int i = 0; i < size; i++) group[i] = (uint32_t)i;
   if (rank == 0) printf("ranks %d\n%10s %12s %12s %8s %s\n", size, "bytes", "shloc_ms", "mpi_ms", "ratio", "bit-equal");
-  for (size_t bytes = 1024; bytes <= ((size_t)64 << 20); bytes *= 4) {
+  for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 4) {
     int64_t n = (int64_t)(bytes / 4);
     shl_buf in = f32_buf(n), out = f32_buf(n), ref = f32_buf(n);
     shl_buf *inp = &in, *outp = &out;
@@ -213,6 +215,11 @@ static int run_threads(uint32_t n) {
 }
 
 int main(int argc, char **argv) {
+  if (argc >= 4) {
+    min_bytes = (size_t)atol(argv[2]);
+    max_bytes = (size_t)atol(argv[3]);
+    if (min_bytes < 4) min_bytes = 4;
+  }
   if (argc >= 2 && strcmp(argv[1], "mpi") == 0) return run_mpi();
   if (argc >= 3 && strcmp(argv[1], "threads") == 0) return run_threads((uint32_t)atoi(argv[2]));
   fprintf(stderr, "usage: mpirun -n N bench_allreduce mpi | bench_allreduce threads N\n");

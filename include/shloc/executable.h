@@ -144,7 +144,16 @@ typedef struct {
   shloc_write_fn print;
   void *print_user;
   double *run_ms;       /* NULL, or `repeat` entries: the time of each run in ms */
+  struct shloc_npy_phases *phases; /* NULL, or filled in with the wall time of each phase */
 } shloc_npy_run;
+/* Where the time of a shloc_npy_run_func call goes, in ms of wall time
+ * (time to first result: reading the inputs, creating the executable and
+ * planning it for their shapes, the runs, writing the outputs). */
+typedef struct shloc_npy_phases {
+  double inputs_ms;  /* reading and checking the input files */
+  double plan_ms;    /* shloc_executable_create + planning for the inputs' shapes */
+  double outputs_ms; /* writing the output files (and printing) */
+} shloc_npy_phases;
 /* Runs function `f` of a verified module on .npy files.  Arguments whose
  * type has '?' dimensions (or is unranked) take the files' shapes (the
  * program is refined to them); a file whose shape or element type does not

@@ -1,5 +1,5 @@
 /* shloc public API: SPMD programs on several devices (one thread per
- * device in this process).
+ * device in this process, or one MPI rank per device).
  *
  * A program for n_replicas x n_partitions devices (mhlo.num_replicas /
  * mhlo.num_partitions) runs its entry function on every device; device
@@ -15,6 +15,7 @@
 #define SHLOC_SPMD_H
 
 #include "shloc/ffi_registry.h"
+#include "shloc/mpi.h"
 #include "shloc/shloc.h"
 
 #ifdef __cplusplus
@@ -47,6 +48,15 @@ typedef struct {
    * (per device: preceded by a call with "device #K:"); NULL = not printed. */
   shloc_write_fn print;
   void *print_user;
+  /* NULL: one thread per device in this process.  Else (shloc_mpi_open,
+   * under mpirun with as many ranks as devices) this process runs only the
+   * device of its rank and reads only that device's input files (per-device
+   * tiles of the other devices are gathered over MPI); per-device outputs
+   * are written by their device's rank, results written once (and all
+   * printing, gathered in device order) by rank 0.  After a failure on any
+   * rank, shloc_mpi_failed_rank is set and the job must be ended
+   * (shloc_mpi_close with abort_job). */
+  shloc_mpi *mpi;
 } shloc_spmd_npy_run;
 
 /* Runs function `f` of a verified module (shloc_module_entry) on the grid,

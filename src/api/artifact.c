@@ -4,6 +4,7 @@
 
 #include "bytecode/vhlo/vhlo.h"
 #include "bytecode/vhlo/vhlo_write.h"
+#include "passes/chlo_legalize.h"
 #include "shloc/artifact.h"
 
 const char *shloc_vhlo_current_version(void) { return "1.20.0"; }
@@ -45,7 +46,7 @@ bad:
 }
 
 /* Converts m for `target` (probe: finds the oldest version instead). */
-static shl_status convert(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
+static shl_status convert_module(const shloc_module *m, const uint32_t target[3], bool probe, bool strip, const char *producer,
                           uint8_t **out, size_t *len, uint32_t need[3]) {
   bw_writer w;
   bw_init(&w, bytecode_version_for(target), producer);
@@ -63,10 +64,39 @@ static shl_status convert(const shloc_module *m, const uint32_t target[3], bool 
   return st;
 }
 
+/* convert_module, on a copy with its CHLO ops decomposed when it has any
+ * (VHLO has no CHLO; XLA's SerializeUsingVersionedStablehlo runs
+ * chlo-preserve-high-level-ops and chlo-legalize-to-stablehlo first too).
+ * Composites need VHLO 0.19.0; the oldest version is probed without them. */
+static shl_status convert(const shloc_module *m, const uint32_t target[3], bool probe, unsigned flags,
+                          const char *producer, uint8_t **out, size_t *len, uint32_t need[3]) {
+  bool strip = flags & SHLOC_SERIALIZE_STRIP_DEBUGINFO;
+  if (!pass_has_chlo(m)) return convert_module(m, target, probe, strip, producer, out, len, need);
+  bool composites = !probe && !(flags & SHLOC_SERIALIZE_INLINE_CHLO) && !vx_older(target, 0, 19, 0);
+  shloc_module *copy;
+  ST_TRY(module_clone(m, &copy));
+  /* The rules rely on verified ops (operand counts, types). */
+  shl_status st = shloc_module_verify(copy);
+  if (!st && composites) st = pass_wrap_chlo_composites(copy, NULL);
+  if (!st) st = pass_legalize_chlo(copy, vx_older(target, 1, 4, 0) ? PASS_CHLO_EXPAND_TAN : 0, NULL);
+  if (!st) st = convert_module(copy, target, probe, strip, producer, out, len, need);
+  shloc_module_destroy(copy);
+  return st;
+}
+
+shloc_status shloc_module_legalize_chlo(shloc_module *m, unsigned flags, size_t *out_replaced) {
+  if (out_replaced) *out_replaced = 0;
+  if (flags & ~(unsigned)SHLOC_LEGALIZE_CHLO_COMPOSITES)
+    return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "unknown flags 0x%x", flags);
+  ST_TRY(shloc_module_verify(m));
+  if (flags & SHLOC_LEGALIZE_CHLO_COMPOSITES) ST_TRY(pass_wrap_chlo_composites(m, NULL));
+  return pass_legalize_chlo(m, 0, out_replaced);
+}
+
 shloc_status shloc_module_min_version(const shloc_module *m, char *buf, size_t cap) {
   if (!m || !m->top || !buf) return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "no module");
   uint32_t need[3];
-  ST_TRY(convert(m, vhlo_current_version(), true, true, "", NULL, NULL, need));
+  ST_TRY(convert(m, vhlo_current_version(), true, SHLOC_SERIALIZE_STRIP_DEBUGINFO, "", NULL, NULL, need));
   snprintf(buf, cap, "%u.%u.%u", need[0], need[1], need[2]);
   return NULL;
 }
@@ -91,7 +121,7 @@ shloc_status shloc_module_serialize(const shloc_module *m, const char *target_ve
   uint32_t vt[3] = {target[0], target[1], 0};
   uint8_t *bytes;
   size_t len;
-  ST_TRY(convert(m, vt, false, flags & SHLOC_SERIALIZE_STRIP_DEBUGINFO, producer, &bytes, &len, NULL));
+  ST_TRY(convert(m, vt, false, flags, producer, &bytes, &len, NULL));
   *out_bytes = bytes;
   *out_len = len;
   return NULL;

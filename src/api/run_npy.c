@@ -237,6 +237,8 @@ shloc_status shloc_npy_run_func(shloc_module *m, const shloc_func *func, shloc_f
   shloc_executable *x = NULL;
   int64_t platform = 0;
   bool ran = false;
+  shloc_npy_phases ph = {0};
+  double t0 = now_ms();
   if (!ins || !bufs || !args || !res || !types) st = st_oom();
   if (!st && je) st = load_jax_inputs(o, je, &jl, f, ins, &loaded, bufs, args, types, &platform);
   for (; !st && !je && loaded < n_in; loaded++) {
@@ -246,16 +248,22 @@ shloc_status shloc_npy_run_func(shloc_module *m, const shloc_func *func, shloc_f
     buf_init(&bufs[loaded], t, ins[loaded].data);
     args[loaded] = &bufs[loaded];
   }
+  double t1 = now_ms();
+  ph.inputs_ms = t1 - t0;
   if (!st) st = executable_create(m, f, &(exec_config){.registry = (ffi_registry *)registry}, &x);
   if (!st) { /* refine and plan for the inputs' shapes before timing (nothing for static functions) */
     const shl_type *const *out;
     st = executable_result_types(x, args, &out);
   }
+  ph.plan_ms = now_ms() - t1;
   if (!st) {
     st = run_repeated(o, x, args, res, n_out);
     ran = !st;
   }
+  double t2 = now_ms();
   if (!st) st = emit_results(o, ft, res, jl.n_tokens);
+  ph.outputs_ms = now_ms() - t2;
+  if (o->phases) *o->phases = ph;
   if (ran) free_results(res, n_out);
   for (uint32_t i = 0; i < loaded; i++) npy_array_free(&ins[i]);
   free(ins);

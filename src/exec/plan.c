@@ -8,6 +8,7 @@
 #include "kernels/quant.h"
 #include "plan_attrs.h"
 #include "plan_frame.h"
+#include "support/ptrmap.h"
 
 void *plan_alloc(plan_ctx *pc, size_t n) { return arena_alloc(pc->arena, n); }
 const shloc_module *plan_module(plan_ctx *pc) { return pc->m; }
@@ -59,8 +60,6 @@ typedef struct builder {
   uint32_t n_ops; /* ops planned so far */
 } builder;
 
-static size_t vh(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
-
 static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
   if ((m->len + 1) * 2 > m->cap) {
     size_t ncap = m->cap ? m->cap * 2 : 64;
@@ -69,7 +68,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
     if (!nk || !ns) return false;
     for (size_t i = 0; i < m->cap; i++)
       if (m->key[i]) {
-        size_t j = vh(m->key[i]) & (ncap - 1);
+        size_t j = ptrmap_hash(m->key[i]) & (ncap - 1);
         while (nk[j]) j = (j + 1) & (ncap - 1);
         nk[j] = m->key[i];
         ns[j] = m->slot[i];
@@ -78,7 +77,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
     m->slot = ns;
     m->cap = ncap;
   }
-  size_t j = vh(v) & (m->cap - 1);
+  size_t j = ptrmap_hash(v) & (m->cap - 1);
   while (m->key[j] && m->key[j] != v) j = (j + 1) & (m->cap - 1);
   if (!m->key[j]) m->len++;
   m->key[j] = v;
@@ -88,7 +87,7 @@ static bool vmap_put(plan_ctx *pc, vmap *m, const shl_value *v, uint32_t slot) {
 
 static bool vmap_get(const vmap *m, const shl_value *v, uint32_t *slot) {
   if (!m->cap) return false;
-  size_t j = vh(v) & (m->cap - 1);
+  size_t j = ptrmap_hash(v) & (m->cap - 1);
   while (m->key[j]) {
     if (m->key[j] == v) {
       *slot = m->slot[j];
@@ -187,20 +186,28 @@ static shl_status check_tuples(const shl_op *op) {
   return NULL;
 }
 
-/* Expands a dense attribute into a full buffer of its type. */
+/* A constant's buffer: the attribute's own bytes when they are aligned for
+ * the element type (kernels only read constant slots, and the module outlives
+ * its executables), so a large constant is held once, not copied into the
+ * plan; a splat or misaligned value is expanded into plan memory. */
 static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v, void **out) {
   const shl_type *t = op->results[0].type;
   int64_t nbytes = type_num_bytes(t);
   if (nbytes < 0) return op_error(op, SHLOC_ERR_UNSUPPORTED, "needs a static shape to execute");
   if (!v || v->kind != AT_DENSE || !type_eq(v->type, t))
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "value is not a dense elements attribute of the result type");
+  size_t sz = dtype_bytes(type_storage_dtype(t));
+  const void *src = nbytes ? attr_dense_data(v) : NULL;
+  if (!v->u.dense.splat && src && (uintptr_t)src % (sz ? sz : 1) == 0) {
+    *out = (void *)src;
+    return NULL;
+  }
   uint8_t *d = plan_alloc(pc, (size_t)nbytes ? (size_t)nbytes : 1);
   if (!d) return st_oom();
-  size_t sz = dtype_bytes(type_storage_dtype(t));
   if (v->u.dense.splat) {
-    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, attr_dense_data(v), sz);
-  } else {
-    memcpy(d, attr_dense_data(v), (size_t)nbytes);
+    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, src, sz);
+  } else if (nbytes) {
+    memcpy(d, src, (size_t)nbytes);
   }
   *out = d;
   return NULL;
@@ -262,6 +269,32 @@ static shl_status plan_forward(plan_ctx *pc, builder *b, const shl_op *op) {
     if (!vmap_put(pc, &b->vals, &op->results[i], s)) return st_oom();
   }
   return NULL;
+}
+
+/* A reshape of a value held in the frame or a constant (row-major, so the
+ * same bytes): its result is a slot of the new type on the operand's
+ * buffer, and nothing runs.  The frame layout keeps the buffer alive for
+ * the view's uses (plan_slot.share).  Arguments and captured values are
+ * bound per run, so their reshapes still copy.  *done = false: not a view. */
+static shl_status plan_view(plan_ctx *pc, builder *b, const shl_op *op, bool *done) {
+  exec_plan *p = b->plan;
+  const shl_type *t = op->results[0].type;
+  uint32_t s, v;
+  *done = false;
+  if (t->kind != TY_TENSOR || !type_is_static(t)) return NULL;
+  ST_TRY(resolve(pc, b, op->operands[0], &s));
+  plan_slot src = p->slots[s];
+  if (src.kind != SLOT_FRAME && src.kind != SLOT_CONST) return NULL;
+  if (!lives_use(&b->lives, s, b->n_ops)) return st_oom();
+  ST_TRY(new_slot(pc, p, t, src.kind, &v));
+  if (src.kind == SLOT_CONST) {
+    p->slots[v].const_data = src.const_data;
+  } else {
+    p->slots[v].share = src.share ? src.share : s + 1;
+    if (!lives_def(&b->lives, v, b->n_ops)) return st_oom();
+  }
+  *done = true;
+  return vmap_put(pc, &b->vals, &op->results[0], v) ? NULL : st_oom();
 }
 
 /* A fused group (at its last member): inputs, outputs, no regions. */
@@ -365,6 +398,11 @@ static shl_status plan_one(plan_ctx *pc, builder *b, const fuse_block *fb, const
   fuse_action act = fb ? fuse_action_at(fb, pos, &site) : FUSE_KEEP;
   if (act == FUSE_SKIP) return NULL;
   if (act == FUSE_KEEP && plan_forwards(op)) return plan_forward(pc, b, op);
+  if (act == FUSE_KEEP && op_is(op, OP_RESHAPE)) {
+    bool done;
+    ST_TRY(plan_view(pc, b, op, &done));
+    if (done) return NULL;
+  }
   plan_op *po = &b->plan->ops[b->n_ops];
   po->op = op;
   ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, po));

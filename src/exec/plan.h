@@ -18,7 +18,8 @@ typedef struct {
   slot_kind kind;
   size_t offset;     /* SLOT_FRAME: byte offset in the frame */
   void *const_data;  /* SLOT_CONST */
-  uint32_t share;    /* SLOT_FRAME: 1 + the slot whose buffer this one takes over (in-place update); 0 = its own */
+  uint32_t share;    /* SLOT_FRAME: 1 + the slot whose buffer this one uses (a scatter updating in place, or
+                        a reshape's view of it); 0 = its own */
 } plan_slot;
 
 typedef struct {

@@ -22,8 +22,9 @@ bool lives_use(plan_lives *l, uint32_t slot, uint32_t at);
 void lives_free(plan_lives *l);
 
 /* Sets p's frame slot offsets and frame_bytes once all of its ops are
- * planned: results never read live until their op ends, scatter results
- * take over dead operands' buffers, and the others reuse freed ranges. */
+ * planned: results never read live until their op ends, views (reshapes)
+ * keep the buffer they share alive, scatter results take over dead operands'
+ * buffers, and the others reuse freed ranges. */
 shl_status plan_frame_layout(exec_plan *p, plan_lives *l);
 
 #endif

@@ -95,6 +95,11 @@ bool op_set_attr(shl_arena *a, shl_op *op, shl_str name, const shl_attr *attr, b
  * first duplicate's index in *dup). */
 bool attrs_sort(shl_named_attr *attrs, uint32_t n, uint32_t *dup);
 
+/* A copy of m whose ops, regions, blocks and values are its own (for a pass
+ * to rewrite) while types, attributes and strings stay borrowed from m: m
+ * must outlive the copy (clone.c). */
+shl_status module_clone(const shloc_module *m, shloc_module **out);
+
 /* Functions of a module: the func.func ops directly inside `top`. */
 shl_op *module_find_func(const shloc_module *m, shl_str name);
 /* The body of a func.func (NULL for declarations). */

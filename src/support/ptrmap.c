@@ -1,12 +1,11 @@
 #include "ptrmap.h"
 
-static size_t ptr_hash(const void *p) { return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull); }
 
 void ptrmap_init(shl_ptrmap *m, shl_arena *a) { *m = (shl_ptrmap){.arena = a}; }
 
 void *ptrmap_get(const shl_ptrmap *m, const void *key) {
   if (!m->cap) return NULL;
-  for (size_t j = ptr_hash(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
+  for (size_t j = ptrmap_hash(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1))
     if (m->keys[j] == key) return m->vals[j];
   return NULL;
 }
@@ -19,7 +18,7 @@ static bool ptrmap_grow(shl_ptrmap *m) {
   if (!nk || !nv) return false;
   for (size_t i = 0; i < m->cap; i++) {
     if (!m->keys[i]) continue;
-    size_t j = ptr_hash(m->keys[i]) & (ncap - 1);
+    size_t j = ptrmap_hash(m->keys[i]) & (ncap - 1);
     while (nk[j]) j = (j + 1) & (ncap - 1);
     nk[j] = m->keys[i];
     nv[j] = m->vals[i];
@@ -32,7 +31,7 @@ static bool ptrmap_grow(shl_ptrmap *m) {
 
 bool ptrmap_put(shl_ptrmap *m, const void *key, void *val) {
   if ((m->len + 1) * 2 > m->cap && !ptrmap_grow(m)) return false;
-  size_t j = ptr_hash(key) & (m->cap - 1);
+  size_t j = ptrmap_hash(key) & (m->cap - 1);
   while (m->keys[j] && m->keys[j] != key) j = (j + 1) & (m->cap - 1);
   if (!m->keys[j]) m->len++;
   m->keys[j] = key;

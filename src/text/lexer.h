@@ -54,7 +54,7 @@ static inline bool tok_kw(const shl_token *t, const char *kw) {
   return t->kind == TK_BARE_ID && str_eq_c(t->text, kw);
 }
 
-/* Decodes an MLIR string literal's body (between the quotes) into out
+/* Decodes an MLIR string literal (the token, quotes included) into out
  * (capacity >= body length); returns the decoded length or -1 on a bad escape. */
 long lexer_decode_string(shl_str quoted, char *out);
 /* Value of a TK_INT token (decimal or 0x hex); false when it exceeds 64 bits. */

@@ -1,7 +1,9 @@
 #!/bin/sh
 # bench/workloads: every module parses and verifies (the benchmark itself is
-# not a test), and bench/liveset.py gives a hand-computed live set.  Skipped
-# (exit 77) without /usr/bin/python3 for the live-set part only.
+# not a test), `shloc run --profile-phases` prints the line bench/run and
+# bench/startup.py read (its format, not its timings), and bench/liveset.py
+# gives a hand-computed live set.  Skipped (exit 77) without /usr/bin/python3
+# (with numpy) for the live-set and phases parts only.
 SHLOC=$1
 SRC=${SHLOC_SOURCE_DIR:-$(dirname "$0")/../..}
 fail() { echo "FAIL: $*"; exit 1; }
@@ -35,4 +37,22 @@ MLIR
 "$SHLOC" check "$tmp/m.mlir" || fail "shloc check of the live-set module"
 got=$(/usr/bin/python3 "$SRC/bench/liveset.py" "$tmp/m.mlir") || fail "liveset.py failed"
 [ "$got" = 56 ] || fail "live set $got, expected 56"
-echo "ok: $n bench workloads verify; live set 56"
+# --profile-phases: one line with every phase and the peak RSS, which
+# bench/startup.py's parser reads back (7 phases and a positive peak RSS).
+/usr/bin/python3 -c "import numpy" 2>/dev/null || { echo "SKIP: numpy not installed (phases)"; exit 77; }
+/usr/bin/python3 -c "import numpy as np; np.save('$tmp/a.npy', np.arange(4, dtype=np.float32))" || fail "numpy"
+"$SHLOC" run "$tmp/m.mlir" -i "$tmp/a.npy" -o "$tmp/r.npy" --profile-phases 2> "$tmp/err.txt" || fail "run --profile-phases"
+grep -Eq '^shloc run: phases: read [0-9.]+ ms, parse [0-9.]+ ms, verify [0-9.]+ ms, inputs [0-9.]+ ms, plan [0-9.]+ ms, first run [0-9.]+ ms, outputs [0-9.]+ ms; peak RSS [0-9.]+ MB$' "$tmp/err.txt" ||
+  { cat "$tmp/err.txt"; fail "--profile-phases format"; }
+/usr/bin/python3 - "$SRC/bench" "$tmp/err.txt" "$tmp/r.npy" <<'PY' || fail "startup.py cannot read the phases line, or wrong result"
+import sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from startup import PHASES, parse_phases
+ph, rss = parse_phases(open(sys.argv[2]).read())
+assert sorted(ph) == sorted(PHASES), ph
+assert rss > 0
+# sum((2a)^2 over 2 rows) with a = 0..3: 2 * 4 * (0 + 1 + 4 + 9) = 112
+assert float(np.load(sys.argv[3])) == 112.0
+PY
+echo "ok: $n bench workloads verify; live set 56; phases line"

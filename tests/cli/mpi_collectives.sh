@@ -1,6 +1,8 @@
 #!/bin/sh
-# The collective tests under MPI (one rank per device): every chunk of
-# tests/interpret/collectives*.mlir whose grid fits runs under mpirun -n 2
+# The multi-device tests under MPI (one rank per device): every chunk of
+# tests/interpret/collectives*.mlir, send_recv.mlir (send/recv through the
+# coordinator), run_parallel*.mlir (the shared infeed queue, a 2x4 grid)
+# and shard_map.mlir whose grid fits runs under mpirun -n 2
 # and -n 4 (all_reduce in steps of a few KiB, so large operands take many
 # steps), and all of them under -n 8 (ranks beyond a grid idle).  The
 # checks hold exact expected values, so passing them on both transports
@@ -20,7 +22,8 @@ fit() {
     FNR == 1 { flush() }
     /^\/\/ -----$/ { flush(); next }
     { buf = buf $0 "\n"; if ($0 ~ /programs = \[\[/) { s = $0; sub(/.*programs = /, "", s); sub(/\]\].*/, "", s); c = gsub(/@/, "", s); if (c > devs) devs = c } }
-    END { flush(); print n }' "$src/collectives.mlir" "$src/collectives_order.mlir"
+    END { flush(); print n }' "$src/collectives.mlir" "$src/collectives_order.mlir" "$src/send_recv.mlir" \
+    "$src/run_parallel.mlir" "$src/run_parallel_grid.mlir" "$src/shard_map.mlir"
 }
 for n in 2 4 8; do
   want=$(fit $n)

@@ -9,52 +9,7 @@ SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# mk FILE 'dense<...> : tensor<...>': writes that constant as FILE (.npy).
-mk() {
-  printf 'func.func @main() -> %s {\n  %%c = stablehlo.constant %s\n  return %%c : %s\n}\n' "${2#*: }" "$2" "${2#*: }" > "$tmp/gen.mlir"
-  "$SHLOC" run "$tmp/gen.mlir" -o "$1" || fail "cannot write $1"
-}
-# shmap N: the exported module for a 1-D mesh of N devices over 8 elements.
-shmap() {
-  n=$1
-  l=$((8 / n))
-  ids=$(seq -s ', ' 0 $((n - 1)))
-  cat <<MLIR
-module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.frontend_attributes = {xla.sdy.use_tuple_args = false}, mhlo.num_partitions = $n : i32, mhlo.num_replicas = 1 : i32} {
-  sdy.mesh @mesh = <["x"=$n]>
-  func.func public @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> (tensor<${l}xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{}]>}) {
-    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{}]>] manual_axes={"x"} (%arg1: tensor<${l}xf32>) {
-      %1 = stablehlo.multiply %arg1, %arg1 : tensor<${l}xf32>
-      %cst = stablehlo.constant dense<1.000000e+00> : tensor<${l}xf32>
-      %2 = stablehlo.add %1, %cst : tensor<${l}xf32>
-      %3 = "stablehlo.all_reduce"(%2) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[$ids]]> : tensor<1x${n}xi64>, use_global_device_ids}> ({
-      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
-        %4 = stablehlo.add %arg2, %arg3 : tensor<f32>
-        stablehlo.return %4 : tensor<f32>
-      }) : (tensor<${l}xf32>) -> tensor<${l}xf32>
-      sdy.return %3 : tensor<${l}xf32>
-    } : (tensor<8xf32>) -> tensor<${l}xf32>
-    return %0 : tensor<${l}xf32>
-  }
-}
-MLIR
-}
-# The same on one device: tiles as rows, summed.
-single() {
-  n=$1
-  l=$((8 / n))
-  cat <<MLIR
-func.func @main(%x: tensor<8xf32>) -> tensor<${l}xf32> {
-  %r = stablehlo.reshape %x : (tensor<8xf32>) -> tensor<${n}x${l}xf32>
-  %1 = stablehlo.multiply %r, %r : tensor<${n}x${l}xf32>
-  %c = stablehlo.constant dense<1.0> : tensor<${n}x${l}xf32>
-  %2 = stablehlo.add %1, %c : tensor<${n}x${l}xf32>
-  %z = stablehlo.constant dense<0.0> : tensor<f32>
-  %s = stablehlo.reduce(%2 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<${n}x${l}xf32>, tensor<f32>) -> tensor<${l}xf32>
-  return %s : tensor<${l}xf32>
-}
-MLIR
-}
+. "$(dirname "$0")/spmd_programs.inc"
 mk "$tmp/x.npy" 'dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>'
 # x*x + 1 = [2, 5, 10, 17, 26, 37, 50, 65], its tiles summed by hand.
 for case in "2 dense<[2.800000e+01, 4.200000e+01, 6.000000e+01, 8.200000e+01]>" "4 dense<[8.800000e+01, 1.240000e+02]>"; do
@@ -88,17 +43,7 @@ grep -q "argument #0 (.*t.npy): expected the sharding's tile shape" "$tmp/out" |
 # GSPMD form: mhlo.sharding with a transposed iota; device k's tile is the
 # block the tile assignment [[0, 2], [1, 3]] gives it.  The program sums
 # the global array by columns.
-cat > "$tmp/gspmd.mlir" <<'MLIR'
-module @jit_g attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<4x4xi32> {mhlo.sharding = "{devices=[2,2]<=[2,2]T(1,0)}"}) -> (tensor<4x4xi32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}) {
-    %z = stablehlo.constant dense<0> : tensor<i32>
-    %s = stablehlo.reduce(%arg0 init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4x4xi32>, tensor<i32>) -> tensor<4xi32>
-    %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<4xi32>) -> tensor<4x4xi32>
-    %r = stablehlo.add %arg0, %b : tensor<4x4xi32>
-    return %r : tensor<4x4xi32>
-  }
-}
-MLIR
+gspmd "$tmp/gspmd.mlir"
 mk "$tmp/g.dev0.npy" 'dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>'
 mk "$tmp/g.dev1.npy" 'dense<[[10, 20], [30, 40]]> : tensor<2x2xi32>'
 mk "$tmp/g.dev2.npy" 'dense<[[100, 200], [300, 400]]> : tensor<2x2xi32>'
@@ -123,35 +68,29 @@ grep -q "result #0 differs between device #0 and device #1" "$tmp/out" || { cat 
 tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<0> : tensor<ui32>device #1:dense<1> : tensor<ui32>" || { cat "$tmp/out"; fail "ids values"; }
 # send/recv between the partitions of a shloc run; a recv nobody serves
 # stops every device with an error (bounded by timeout) instead of hanging.
-cat > "$tmp/p2p.mlir" <<'MLIR'
-module attributes {mhlo.num_partitions = 2 : i32} {
-  func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
-    %t = stablehlo.after_all : !stablehlo.token
-    %p = stablehlo.partition_id : tensor<ui32>
-    %z = stablehlo.constant dense<0> : tensor<ui32>
-    %first = stablehlo.compare EQ, %p, %z : (tensor<ui32>, tensor<ui32>) -> tensor<i1>
-    %r = "stablehlo.if"(%first) ({
-      %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (tensor<2xi32>, !stablehlo.token) -> !stablehlo.token
-      stablehlo.return %x : tensor<2xi32>
-    }, {
-      %v:2 = "stablehlo.recv"(%t) {channel_handle = #stablehlo.channel_handle<handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>, !stablehlo.token)
-      %d = stablehlo.add %v#0, %v#0 : tensor<2xi32>
-      stablehlo.return %d : tensor<2xi32>
-    }) : (tensor<i1>) -> tensor<2xi32>
-    return %r : tensor<2xi32>
-  }
-}
-MLIR
+p2p 3 > "$tmp/p2p.mlir"
 mk "$tmp/v.dev0.npy" 'dense<[5, 7]> : tensor<2xi32>'
 mk "$tmp/v.dev1.npy" 'dense<[0, 0]> : tensor<2xi32>'
 "$SHLOC" run "$tmp/p2p.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "send/recv run"; }
 tr -d '\n' < "$tmp/out" | grep -q "device #0:dense<\[5, 7\]> : tensor<2xi32>device #1:dense<\[10, 14\]> : tensor<2xi32>" || { cat "$tmp/out"; fail "send/recv values"; }
 if command -v timeout >/dev/null; then
-  sed 's/handle = 3, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/handle = 4, type = 1>} : (!stablehlo.token) -> (tensor<2xi32>/' "$tmp/p2p.mlir" > "$tmp/stuck.mlir"
+  p2p 4 > "$tmp/stuck.mlir"
   timeout 60 "$SHLOC" run "$tmp/stuck.mlir" --input-per-device --input "$tmp/v.npy" > "$tmp/out" 2>&1
   rc=$?
   [ $rc -eq 124 ] && fail "a recv without a sender hangs"
   [ $rc -eq 0 ] && fail "a recv without a sender succeeded"
   grep -q "every device still running waits for another" "$tmp/out" || { cat "$tmp/out"; fail "stuck message"; }
 fi
+# Uneven tiles (7 elements on 4 devices): padded as XLA pads, the padding
+# dropped when the tiles are gathered; per-device outputs keep it (zeros).
+uneven > "$tmp/uneven.mlir"
+mk "$tmp/x7.npy" 'dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]> : tensor<7xf32>'
+"$SHLOC" run "$tmp/uneven.mlir" --input "$tmp/x7.npy" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "uneven tiles"; }
+grep -qx "dense<\[2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00\]> : tensor<7xf32>" "$tmp/out" || { cat "$tmp/out"; fail "uneven values"; }
+mk "$tmp/u.dev0.npy" 'dense<[1.0, 2.0]> : tensor<2xf32>'
+mk "$tmp/u.dev1.npy" 'dense<[3.0, 4.0]> : tensor<2xf32>'
+mk "$tmp/u.dev2.npy" 'dense<[5.0, 6.0]> : tensor<2xf32>'
+mk "$tmp/u.dev3.npy" 'dense<[7.0, 9.0]> : tensor<2xf32>'
+"$SHLOC" run "$tmp/uneven.mlir" --input-per-device --input "$tmp/u.npy" --print > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "uneven per-device"; }
+tr -d '\n' < "$tmp/out" | grep -q "device #2:dense<\[6.000000e+00, 7.000000e+00\]> : tensor<2xf32>device #3:dense<\[8.000000e+00, 0.000000e+00\]> : tensor<2xf32>" || { cat "$tmp/out"; fail "uneven per-device values (the padding reads 0)"; }
 echo PASS

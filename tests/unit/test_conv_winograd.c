@@ -1,7 +1,7 @@
 /* The Winograd convolution (conv_winograd.c) called directly on NHWC x HWIO
  * f32 operands with random values, against a direct convolution in double:
- * every element within a few units of rounding of the sum of its |terms|.
- * Covers odd output sizes (clipped edge tiles), padding on each side,
+ * every element within 1e-5 of the sum of its |terms|.
+ * Covers odd output sizes (clipped edge tiles of F(4x4, 3x3)), padding on each side,
  * feature counts that are not multiples of a vector, one-row outputs and
  * more tiles than a block; and which convolutions take the path. */
 #include <setjmp.h>

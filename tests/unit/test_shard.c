@@ -145,10 +145,43 @@ static void extract_insert(void **state) {
     shard_insert(&l, d, gd, t, back, sizeof *g);
   }
   assert_memory_equal(g, back, sizeof g);
+  /* 5 rows in 2 tiles: XLA's uneven shards, ceil(5 / 2) = 3 rows, the
+   * second tile's last row padding (zeros), dropped on the way back. */
+  int32_t g5[20], back5[20] = {0}, t6[6];
+  for (int i = 0; i < 20; i++) g5[i] = i + 1;
   int64_t odd[2] = {5, 4};
-  shl_status st = shard_tile_dims(&l, odd, td);
-  assert_non_null(st);
-  shloc_status_free(st);
+  assert_null(shard_tile_dims(&l, odd, td));
+  assert_int_equal(td[0], 3);
+  assert_int_equal(td[1], 2);
+  shard_extract(&l, 3, odd, g5, t6, sizeof *g5);
+  const int32_t want3[6] = {15, 16, 19, 20, 0, 0};
+  assert_memory_equal(t6, want3, sizeof want3);
+  shard_extract(&l, 0, odd, g5, t6, sizeof *g5);
+  const int32_t want0[6] = {1, 2, 5, 6, 9, 10};
+  assert_memory_equal(t6, want0, sizeof want0);
+  for (uint32_t d = 0; d < 4; d++) {
+    shard_extract(&l, d, odd, g5, t6, sizeof *g5);
+    shard_insert(&l, d, odd, t6, back5, sizeof *g5);
+  }
+  assert_memory_equal(g5, back5, sizeof g5);
+  shard_layout_free(&l);
+  /* 5 elements in 4 tiles of 2: the last tile is all padding. */
+  l = hlo("{devices=[4]<=[4]}", 1, 1, 4);
+  int64_t five[1] = {5}, t2d[1];
+  assert_null(shard_tile_dims(&l, five, t2d));
+  assert_int_equal(t2d[0], 2);
+  int32_t v[5] = {1, 2, 3, 4, 5}, t2[2] = {7, 7}, vb[5] = {0};
+  shard_extract(&l, 3, five, v, t2, sizeof *v);
+  assert_int_equal(t2[0], 0);
+  assert_int_equal(t2[1], 0);
+  shard_extract(&l, 2, five, v, t2, sizeof *v);
+  assert_int_equal(t2[0], 5);
+  assert_int_equal(t2[1], 0);
+  for (uint32_t d = 0; d < 4; d++) {
+    shard_extract(&l, d, five, v, t2, sizeof *v);
+    shard_insert(&l, d, five, t2, vb, sizeof *v);
+  }
+  assert_memory_equal(v, vb, sizeof v);
   shard_layout_free(&l);
 }
 

@@ -430,8 +430,13 @@ typedef struct {
   const shloc_module *m;
 } lg;
 
-static const bw_node *loc_of(lg *g, shl_srcpos pos) {
-  if (g->x->strip || pos.line <= 0) return bx_unknown_loc(g->x);
+/* The written loc(...) when there is one (text or artifact input), else the
+ * position in the source as MLIR's parser records it. */
+static const bw_node *loc_of(lg *g, shl_str text, shl_srcpos pos) {
+  if (g->x->strip) return bx_unknown_loc(g->x);
+  const bw_node *n = text.n ? bx_loc_text(g->x, g->m->loc_defs, text) : NULL;
+  if (n) return n;
+  if (pos.line <= 0) return bx_unknown_loc(g->x);
   return bx_file_loc(g->x, g->m->filename, pos.line, pos.col);
 }
 
@@ -451,7 +456,7 @@ static shl_status convert_block(lg *g, const shl_block *b, bw_block **out) {
   for (uint32_t i = 0; i < b->n_args; i++) {
     bb->arg_keys[i] = &b->args[i];
     ST_TRY(vx_type(g->x, b->args[i].type, &bb->arg_types[i]));
-    bb->arg_locs[i] = loc_of(g, b->args[i].pos);
+    bb->arg_locs[i] = loc_of(g, b->arg_locs ? b->arg_locs[i] : (shl_str){NULL, 0}, b->args[i].pos);
     if (!bb->arg_locs[i]) return st_oom();
   }
   for (const shl_op *op = b->first; op; op = op->next) {
@@ -485,7 +490,7 @@ static shl_status convert_regions(lg *g, const shl_op *op, bw_op *o) {
 
 static shl_status common(lg *g, const shl_op *op, bw_op *o) {
   bw_writer *w = g->x->w;
-  o->loc = loc_of(g, op->pos);
+  o->loc = loc_of(g, op->loc, op->pos);
   if (!o->loc) return st_oom();
   o->n_results = op->n_results;
   o->n_operands = op->n_operands;

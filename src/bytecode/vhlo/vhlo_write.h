@@ -46,6 +46,10 @@ const bw_node *bx_string(vx_ctx *x, shl_str s);
 const bw_node *bx_dict(vx_ctx *x, const shl_str *names, const bw_node *const *vals, size_t n);
 const bw_node *bx_unknown_loc(vx_ctx *x);
 const bw_node *bx_file_loc(vx_ctx *x, const char *file, int line, int col);
+/* The location a "loc(...)" text stands for, its #aliases resolved in the
+ * module's `loc_defs` (vhlo_loc.c); NULL when not understood (or out of
+ * memory): then the caller writes the op's position. */
+const bw_node *bx_loc_text(vx_ctx *x, shl_str loc_defs, shl_str text);
 /* An attribute kept in the builtin dialect (on builtin.module). */
 shl_status bx_attr(vx_ctx *x, const shl_attr *a, const bw_node **out);
 

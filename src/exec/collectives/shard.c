@@ -262,25 +262,34 @@ bool shard_same_tile(const shard_layout *l, uint32_t a, uint32_t b) {
          !memcmp(&l->coord[(size_t)a * l->rank], &l->coord[(size_t)b * l->rank], (size_t)l->rank * sizeof *l->coord);
 }
 
+/* Tiles of an uneven dimension are ceil(size / tiles) long, the last ones
+ * padded, as XLA shapes the shards of an uneven tiled sharding. */
+static int64_t tile_len(int64_t size, int64_t tiles) { return tiles > 1 ? (size + tiles - 1) / tiles : size; }
+
 shl_status shard_tile_dims(const shard_layout *l, const int64_t *global, int64_t *local) {
-  for (int32_t i = 0; i < l->rank; i++) {
-    if (global[i] % l->tiles[i])
-      return st_error(SHLOC_ERR_INVALID_ARG, NULL, NULL, "dimension %d of size %lld does not divide into %lld tiles", i,
-                      (long long)global[i], (long long)l->tiles[i]);
-    local[i] = global[i] / l->tiles[i];
-  }
+  for (int32_t i = 0; i < l->rank; i++) local[i] = tile_len(global[i], l->tiles[i]);
   return NULL;
 }
 
-/* The box of device dev's tile: local shape, and the global offset (elements). */
+/* The box of device dev's tile within the global array (its valid part:
+ * short or empty for padded tiles), with global and tile strides; returns
+ * the global offset (elements) and sets *padded. */
 static int64_t tile_box(const shard_layout *l, uint32_t dev, const int64_t *gdims, strided_box *b, int64_t *gs,
-                        int64_t *ls) {
+                        int64_t *ls, bool *padded) {
+  int64_t tdims[SHARD_MAX_RANK], off = 0;
   b->rank = l->rank;
-  int64_t off = 0;
-  for (int32_t i = 0; i < l->rank; i++) b->dims[i] = gdims[i] / l->tiles[i];
+  *padded = false;
+  for (int32_t i = 0; i < l->rank; i++) {
+    tdims[i] = tile_len(gdims[i], l->tiles[i]);
+    int64_t start = l->coord[(size_t)dev * l->rank + i] * tdims[i];
+    int64_t valid = gdims[i] - start < tdims[i] ? gdims[i] - start : tdims[i];
+    b->dims[i] = valid > 0 ? valid : 0;
+    *padded = *padded || b->dims[i] < tdims[i];
+  }
   strided_row_major(l->rank, gdims, gs);
-  strided_row_major(l->rank, b->dims, ls);
-  for (int32_t i = 0; i < l->rank; i++) off += l->coord[(size_t)dev * l->rank + i] * b->dims[i] * gs[i];
+  strided_row_major(l->rank, tdims, ls);
+  for (int32_t i = 0; i < l->rank; i++)
+    if (b->dims[i]) off += l->coord[(size_t)dev * l->rank + i] * tdims[i] * gs[i];
   return off;
 }
 
@@ -288,7 +297,13 @@ void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, co
                    size_t es) {
   strided_box b;
   int64_t gs[SHARD_MAX_RANK], ls[SHARD_MAX_RANK];
-  int64_t off = tile_box(l, dev, gdims, &b, gs, ls);
+  bool padded;
+  int64_t off = tile_box(l, dev, gdims, &b, gs, ls, &padded);
+  if (padded) { /* the padding is zeros */
+    size_t n = es;
+    for (int32_t i = 0; i < l->rank; i++) n *= (size_t)tile_len(gdims[i], l->tiles[i]);
+    memset(local, 0, n);
+  }
   memcpy(b.ss, gs, sizeof gs);
   memcpy(b.ds, ls, sizeof ls);
   if (!strided_count(&b)) return;
@@ -300,7 +315,8 @@ void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, con
                   size_t es) {
   strided_box b;
   int64_t gs[SHARD_MAX_RANK], ls[SHARD_MAX_RANK];
-  int64_t off = tile_box(l, dev, gdims, &b, gs, ls);
+  bool padded;
+  int64_t off = tile_box(l, dev, gdims, &b, gs, ls, &padded);
   memcpy(b.ds, gs, sizeof gs);
   memcpy(b.ss, ls, sizeof ls);
   if (!strided_count(&b)) return;

@@ -1,8 +1,10 @@
 /* How a global array is split over the devices of a run: the tile layout
  * that an HLO sharding string (mhlo.sharding) or a Shardy sharding
  * (sdy.sharding over an sdy.mesh) describes.  Dimension i is cut into
- * tiles[i] equal pieces; each device holds one tile (devices that differ
- * only in replicated axes hold the same one).
+ * tiles[i] pieces of ceil(size / tiles[i]) elements, the last ones padded
+ * when the size does not divide (as XLA shapes uneven shards; the padding
+ * reads as zeros); each device holds one tile (devices that differ only in
+ * replicated axes hold the same one).
  *
  * Sharding device ids are mapped onto the run's devices (replica r,
  * partition p; run device r * n_part + p): a sharding over n_part devices
@@ -37,11 +39,11 @@ void shard_layout_free(shard_layout *l);
 
 /* Whether any dimension is cut. */
 bool shard_is_split(const shard_layout *l);
-/* The shape of one tile of a global shape (an error when a dimension does
- * not divide into its tiles). */
+/* The shape of one tile of a global shape (padded tiles included). */
 shl_status shard_tile_dims(const shard_layout *l, const int64_t *global, int64_t *local);
 /* Copies device dev's tile of the global array (shape gdims) to `local`
- * (tile shape), or the tile back into the global array. */
+ * (tile shape; padding zero-filled), or the tile back into the global
+ * array (padding dropped). */
 void shard_extract(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *global, void *local,
                    size_t es);
 void shard_insert(const shard_layout *l, uint32_t dev, const int64_t *gdims, const void *local, void *global,

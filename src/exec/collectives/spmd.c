@@ -81,3 +81,23 @@ shl_status spmd_run(shloc_executable *x, uint32_t n_rep, uint32_t n_part, shl_bu
   free(th);
   return st;
 }
+
+shl_status spmd_run_mpi(shloc_executable *x, struct shloc_mpi *m, coll_world *w, uint32_t dev,
+                        shl_buf *const *args, shl_buf *results) {
+  uint32_t n = w->n_rep * w->n_part, n_out = func_type(executable_func(x))->n_out;
+  uint64_t seq = 0;
+  struct exec_process proc = {dev / w->n_part, dev % w->n_part, NULL, NULL, w, &seq};
+  shl_status st = executable_run_device(x, &proc, args, results);
+  w->t->leave(w, dev, st != NULL);
+  if (st) {
+    for (uint32_t i = 0; i < n_out; i++) results[i].data = NULL; /* released by the run */
+    st = st_annotate(st, "on device #%u (replica %u, partition %u)", dev, proc.replica, proc.partition);
+  }
+  /* Every device meets the others once more: one that ended early, or a
+   * failure elsewhere, is reported here.  No results move. */
+  uint32_t *none = calloc(n + 1, sizeof *none);
+  if (!none && !st) st = st_oom();
+  if (none) st = coll_mpi_finish(m, w, executable_func(x), st, n, none, NULL);
+  free(none);
+  return st;
+}

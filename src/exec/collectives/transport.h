@@ -73,6 +73,9 @@ struct coll_world {
    * the local fold computes it. */
   shl_status (*all_reduce)(coll_world *w, uint32_t dev, const shl_op *op, const coll_entry *mine, shl_buf *const *out,
                            const coll_fold *fold);
+  /* Optional (NULL: the grid's queue in this process): the index of the
+   * next entry of the infeed queue shared by the devices of the run. */
+  shl_status (*feed_pop)(coll_world *w, uint32_t dev, const shl_op *op, uint32_t *k);
 };
 
 /* The thread transport for n_rep x n_part devices in this process
@@ -94,5 +97,12 @@ shl_status coll_mpi_world_new(struct shloc_mpi *m, uint32_t n_rep, uint32_t n_pa
  * res_off[d + 1]) are device d's). */
 shl_status coll_mpi_finish(struct shloc_mpi *m, coll_world *w, const shl_op *op, shl_status own, uint32_t n_dev,
                            const uint32_t *res_off, shl_buf *const *res);
+/* Gathers n[d] bytes from each device d of an MPI world (`mine` on this
+ * device), packed in device order into `all` on device `root`, or on every
+ * device with root = COLL_ALL.  Every device calls it at the same point
+ * with the same n[]. */
+#define COLL_ALL UINT32_MAX
+shl_status coll_mpi_gather(coll_world *w, const shl_op *op, const void *mine, const size_t *n, uint32_t root,
+                           void *all);
 
 #endif

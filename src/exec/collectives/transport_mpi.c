@@ -10,10 +10,11 @@
  * permute is one send/receive pair and a broadcast only leaves the root;
  * messages go directly between device ranks, which needs no communicator
  * per process group (creating one is itself a collective over the run).
- * all_reduce is a deterministic reduce-scatter + all-gather: device j of
- * the group folds chunk j of every member's operand in group order, the
- * same fold the thread transport computes, so results are bit-identical
- * to it and independent of MPI's own (unspecified) reduction order.
+ * all_reduce moves its own data (whole operands in one round for two
+ * members or small operands, else reduce-scatter + all-gather) and folds
+ * in group order, the same fold the thread transport computes, so results
+ * are bit-identical to it and independent of MPI's own (unspecified)
+ * reduction order.  send/recv and infeed: transport_mpi_p2p.c.
  *
  * Every wait polls the requests together with a standing receive of fault
  * notices: a device that fails sends one to every rank, which then stops
@@ -27,68 +28,17 @@
 #include <time.h>
 
 #include "shloc/mpi.h"
-#include "mpi_abi.h"
-#include "transport.h"
-
-#define END_KIND UINT32_MAX      /* signature of a device whose program ended */
-#define NOTICE_TAG 0 /* results of a grid go on the notice communicator with tags 1.. */
-#define RESULT_TAG(i) (1 + (int)((i) % 30000))
-#define SIG_TAG 30001 /* on the run communicator, beside the operand tags (< 30000) */
-#define DATA_TAG(k) ((int)((k) % 30000))
-#define DEFAULT_TIMEOUT_S 300
-/* all_reduce moves at most this many bytes per device and step (bounds
- * scratch); $SHLOC_MPI_REDUCE_STEP sets it (tests use small steps). */
-#define REDUCE_STEP_BYTES ((size_t)64 << 20)
-
-typedef struct {
-  int32_t rank;
-  char msg[252];
-} notice;
-
-struct shloc_mpi {
-  void *dl;
-  const shloc_mpi_abi *abi;
-  int rank, size;
-  unsigned timeout_s;
-  size_t reduce_step;       /* bytes */
-  void *notice_comm;
-  shloc_mpi_req *notice_rx; /* the standing receive of a peer's notice */
-  notice rx, tx;
-  shloc_mpi_req **notice_tx;
-  int failed;               /* first rank known to have failed, or -1 */
-  void *run_comm;           /* ranks [0, run_n) of the last grid */
-  uint32_t run_n;
-  struct sig *sigs;         /* the signatures of the last collective, by rank, then this rank's */
-};
-
-typedef struct sig {
-  uint32_t kind, n;
-  uint64_t seq, sizes;
-} sig;
-
-typedef struct {
-  coll_world base;
-  shloc_mpi *m;
-  uint32_t n, dev;
-  const coll_entry **all;
-  coll_entry *got;      /* entries of the devices this one received from */
-  shl_buf *bufs;        /* their operands (scratch data) */
-  shl_buf **bufp;
-  void *scratch;
-  uint32_t *meet, n_meet; /* the devices the last collective met (check_sig) */
-  void *reduce_buf;     /* all_reduce scratch, kept from call to call (fresh pages cost page faults) */
-  size_t reduce_cap;
-} mpi_world;
+#include "transport_mpi.h"
 
 /* ---- waiting ---- */
 
-static shl_status mpi_fail(const shloc_mpi *m, const shl_op *op, int rc, const char *what) {
+shl_status mpi_fail(const shloc_mpi *m, const shl_op *op, int rc, const char *what) {
   char s[256];
   m->abi->error_string(rc, s, sizeof s);
   return op_error(op, SHLOC_ERR_RUNTIME, "MPI %s failed: %s", what, s);
 }
 
-static shl_status peer_failed(const mpi_world *w, const shl_op *op) {
+shl_status mpi_peer_failed(const mpi_world *w, const shl_op *op) {
   int f = w->m->failed;
   uint32_t np = w->base.n_part;
   if (f >= 0 && (uint32_t)f < w->n)
@@ -98,7 +48,7 @@ static shl_status peer_failed(const mpi_world *w, const shl_op *op) {
 }
 
 /* Whether a peer's fault notice arrived. */
-static bool notice_arrived(shloc_mpi *m) {
+bool mpi_notice_arrived(shloc_mpi *m) {
   if (!m->notice_rx || m->abi->test(m->notice_rx) != 1) return m->failed >= 0;
   m->notice_rx = NULL;
   m->rx.msg[sizeof m->rx.msg - 1] = 0;
@@ -106,15 +56,19 @@ static bool notice_arrived(shloc_mpi *m) {
   return true;
 }
 
-/* Completes reqs[0..n) (peer[i]: the rank each waits for), or stops when a
- * peer fails or the timeout passes.  Spins briefly, then yields the core
- * (ranks often outnumber cores). */
-static shl_status wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n) {
+
+/* Completes reqs[0..n) and, with `flag`, waits until it is set (by serve,
+ * on the coordinator); stops when a peer fails or the timeout passes.  The
+ * coordinator serves requests meanwhile.  Spins briefly, then yields the
+ * core (ranks often outnumber cores). */
+shl_status mpi_wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n,
+                             const bool *flag) {
   shloc_mpi *m = w->m;
   struct timespec t0, t;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (uint64_t spin = 0;; spin++) {
-    bool done = true;
+    if (w->coord) ST_TRY(mpi_serve(w, op));
+    bool done = !flag || *flag;
     for (uint32_t i = 0; i < n; i++) {
       if (!reqs[i]) continue;
       int rc = m->abi->test(reqs[i]);
@@ -124,13 +78,15 @@ static shl_status wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs,
     }
     if (done) return NULL;
     shl_status st = NULL;
-    if (notice_arrived(m)) st = peer_failed(w, op);
+    if (mpi_notice_arrived(m)) st = mpi_peer_failed(w, op);
     else if (spin >= 256 && spin % 64 == 0) {
       clock_gettime(CLOCK_MONOTONIC, &t);
       for (uint32_t i = 0; t.tv_sec - t0.tv_sec >= (time_t)m->timeout_s && !st && i < n; i++)
         if (reqs[i])
           st = op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for rank %d (device #%d)", m->timeout_s,
                         peer[i], peer[i]);
+      if (!st && flag && t.tv_sec - t0.tv_sec >= (time_t)m->timeout_s)
+        st = op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for a partner", m->timeout_s);
     }
     if (st) { /* no message may land in buffers the caller frees */
       for (uint32_t i = 0; i < n; i++)
@@ -139,6 +95,10 @@ static shl_status wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs,
     }
     if (spin >= 256) sched_yield();
   }
+}
+
+shl_status mpi_wait_all(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n) {
+  return mpi_wait_until(w, op, reqs, peer, n, NULL);
 }
 
 /* ---- signatures ---- */
@@ -173,33 +133,54 @@ static uint32_t meeting(const mpi_world *w, const coll_entry *me, bool *mark, ui
   return n;
 }
 
-/* Exchanges this device's signature with the devices it meets (as the
- * reference keys a rendezvous by process group, so disjoint groups may run
- * different collectives) and checks that they run the same collective with
- * operands of the same sizes.  A device that ended its program meets every
- * device, so one still waiting for it learns that it ended. */
-static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me) {
+/* A signature exchange in flight. */
+typedef struct {
+  shloc_mpi_req **reqs;
+  int *peer;
+  uint32_t q;
+} sig_round;
+
+/* Starts the exchange (sig_check completes it; in between, a collective
+ * may post its data messages, saving a round trip). */
+static shl_status sig_post(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *r) {
   shloc_mpi *m = w->m;
-  if (m->failed >= 0) return peer_failed(w, op);
+  *r = (sig_round){NULL, NULL, 0};
+  if (m->failed >= 0) return mpi_peer_failed(w, op);
   sig mine = {me ? (uint32_t)me->kind : END_KIND, me ? me->n : 0, me ? me->seq : 0, me ? sizes_hash(me) : 0};
   m->sigs[m->size] = mine;
   m->sigs[w->dev] = mine;
   bool *mark = malloc(w->n * sizeof *mark + 1);
   uint32_t *ids = w->meet;
-  shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
-  int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
-  shl_status st = mark && reqs && peer ? NULL : st_oom();
-  uint32_t q = 0, n = w->n_meet = st ? 0 : meeting(w, me, mark, ids);
+  r->reqs = calloc(2 * (size_t)w->n + 1, sizeof *r->reqs);
+  r->peer = malloc((2 * (size_t)w->n + 1) * sizeof *r->peer);
+  shl_status st = mark && r->reqs && r->peer ? NULL : st_oom();
+  uint32_t n = w->n_meet = st ? 0 : meeting(w, me, mark, ids);
+  free(mark);
   /* Point to point rather than an all-gather: a timeout can name the device missing. */
   for (uint32_t i = 0; !st && i < n; i++) {
     int d = (int)ids[i];
-    peer[q] = d;
-    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, d, SIG_TAG, &reqs[q++]);
-    peer[q] = d;
-    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, d, SIG_TAG, &reqs[q++]);
+    r->peer[r->q] = d;
+    int rc = m->abi->irecv(m->run_comm, &m->sigs[d], sizeof mine, d, SIG_TAG, &r->reqs[r->q++]);
+    r->peer[r->q] = d;
+    if (!rc) rc = m->abi->isend(m->run_comm, &m->sigs[m->size], sizeof mine, d, SIG_TAG, &r->reqs[r->q++]);
     if (rc) st = mpi_fail(m, op, rc, "signature exchange");
   }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (st) {
+    for (uint32_t i = 0; i < r->q; i++)
+      if (r->reqs[i]) m->abi->cancel(r->reqs[i]);
+    free(r->reqs);
+    free(r->peer);
+    *r = (sig_round){NULL, NULL, 0};
+  }
+  return st;
+}
+
+/* Completes the exchange and compares the signatures. */
+static shl_status sig_check(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *r) {
+  shloc_mpi *m = w->m;
+  const sig mine = m->sigs[m->size];
+  uint32_t *ids = w->meet, n = w->n_meet;
+  shl_status st = mpi_wait_all(w, op, r->reqs, r->peer, r->q);
   /* Compared with the lowest device that takes part, so all report alike. */
   uint32_t ref = n && ids[0] < w->dev ? ids[0] : w->dev, np = w->base.n_part;
   const sig *s0 = &m->sigs[ref];
@@ -227,10 +208,20 @@ static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me
     if (m->sigs[d].sizes != mine.sizes)
       st = op_error(op, SHLOC_ERR_RUNTIME, "devices #%u and #%u pass operands of different sizes", w->dev, d);
   }
-  free(mark);
-  free(reqs);
-  free(peer);
+  free(r->reqs);
+  free(r->peer);
   return st;
+}
+
+/* Exchanges this device's signature with the devices it meets (as the
+ * reference keys a rendezvous by process group, so disjoint groups may run
+ * different collectives) and checks that they run the same collective with
+ * operands of the same sizes.  A device that ended its program meets every
+ * device, so one still waiting for it learns that it ended. */
+static shl_status check_sig(mpi_world *w, const shl_op *op, const coll_entry *me) {
+  sig_round r;
+  ST_TRY(sig_post(w, op, me, &r));
+  return sig_check(w, op, me, &r);
 }
 
 /* ---- the transport ---- */
@@ -293,7 +284,7 @@ static shl_status mpi_exchange(coll_world *cw, uint32_t dev, const shl_op *op, c
       if (rc) st = mpi_fail(m, op, rc, "send");
       q++;
     }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
   if (st) return st;
@@ -317,8 +308,12 @@ static void mpi_leave(coll_world *cw, uint32_t dev, bool failed) {
   mpi_world *w = (mpi_world *)cw;
   shloc_mpi *m = w->m;
   scratch_free(w);
+  if (!failed) {
+    mpi_tell_done(w);
+    return;
+  }
   /* A device that stopped because another failed stays quiet: that one told everybody. */
-  if (!failed || m->failed >= 0) return;
+  if (m->failed >= 0) return;
   m->failed = m->rank;
   m->tx.rank = m->rank;
   snprintf(m->tx.msg, sizeof m->tx.msg, "its program stopped with an error (reported by rank %d)", m->rank);
@@ -337,6 +332,7 @@ static void mpi_free(coll_world *cw) {
   mpi_world *w = (mpi_world *)cw;
   if (!w) return;
   scratch_free(w);
+  mpi_coord_free(w);
   free(w->reduce_buf);
   free(w->all);
   free(w->got);
@@ -347,51 +343,86 @@ static void mpi_free(coll_world *cw) {
 /* Chunk j of a span of n elements split among g devices. */
 static int64_t chunk_start(int64_t n, uint32_t g, uint32_t j) { return (int64_t)((__int128)n * j / g); }
 
+static void cancel_all(shloc_mpi *m, shloc_mpi_req **reqs, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++)
+    if (reqs[i]) m->abi->cancel(reqs[i]);
+}
+
 /* One step of the all_reduce on elements [0, len) of in / out (already
- * offset): reduce-scatter into out's own chunk, then all-gather. */
+ * offset).  Split: reduce-scatter into out's own chunk, then all-gather
+ * ((g-1)/g of the operand out and in, twice).  Direct: every member sends
+ * its whole operand to every other and folds all of them (one round; the
+ * same bytes for two members, (g-1) times the operand for more).  Member
+ * j's piece arrives in its own slot (member 0's directly in out) and is
+ * folded as soon as it and all before it are in, left to right in group
+ * order.  With `sr` (the first step), the signature exchange completes
+ * after the data messages are posted: one round trip instead of two. */
 static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *me, const shl_buf *in, void *in_data,
-                              void *out_data, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer) {
+                              void *out_data, int64_t len, bool direct, const coll_fold *fold, shloc_mpi_req **reqs,
+                              int *peer, sig_round *sr) {
   shloc_mpi *m = w->m;
-  uint32_t g = me->n_ids, pos = me->pos;
+  uint32_t g = me->n_ids, pos = me->pos, parts = direct ? 1 : g;
   size_t es = dtype_bytes(in->dtype);
-  int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
+  int64_t c0 = chunk_start(len, parts, direct ? 0 : pos), cn = chunk_start(len, parts, (direct ? 0 : pos) + 1) - c0;
+  int64_t stride = direct ? len : len / g + 1;
   uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
-  uint32_t q = 0;
-  for (uint32_t j = 0; j < g; j++) {
-    if (j == pos) continue;
-    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, scratch + (size_t)j * stride * es, (size_t)cn * es, (int)me->ids[j], 0, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
-  }
-  ST_TRY(wait_all(w, op, reqs, peer, q));
-  /* Left fold in group order, as reduce_group does it. */
   const uint8_t *mine = (const uint8_t *)in_data + c0 * es;
-  if (cn) memcpy(dst, pos == 0 ? mine : scratch, (size_t)cn * es);
-  for (uint32_t j = 1; j < g; j++) ST_TRY(fold->fn(fold->ctx, in->dtype, dst, j == pos ? mine : scratch + (size_t)j * stride * es, cn));
-  q = 0;
+  /* reqs[j]: the receive from member j; reqs[g + j]: the send to it. */
+  for (uint32_t j = 0; j < 2 * g; j++) reqs[j] = NULL;
+  shl_status st = NULL;
+  for (uint32_t j = 0; !st && j < g; j++) {
+    if (j == pos) continue;
+    int64_t s = chunk_start(len, parts, direct ? 0 : j), sn = chunk_start(len, parts, (direct ? 0 : j) + 1) - s;
+    void *slot = j == 0 ? (void *)dst : scratch + (size_t)(j - 1) * stride * es;
+    peer[j] = peer[g + j] = (int)me->ids[j];
+    int rc = m->abi->irecv(m->run_comm, slot, (size_t)cn * es, (int)me->ids[j], 0, &reqs[j]);
+    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[g + j]);
+    if (rc) st = mpi_fail(m, op, rc, "all_reduce exchange");
+  }
+  if (sr) {
+    shl_status s2 = sig_check(w, op, me, sr);
+    if (!st) st = s2;
+    else if (s2) shloc_status_free(s2);
+  }
+  if (st) {
+    cancel_all(m, reqs, 2 * g);
+    return st;
+  }
+  if (pos == 0 && cn) memcpy(dst, mine, (size_t)cn * es);
+  for (uint32_t j = 0; j < g; j++) {
+    if (j != pos) ST_TRY(mpi_wait_all(w, op, &reqs[j], &peer[j], 1));
+    if (j == 0) continue;
+    const void *src = j == pos ? mine : scratch + (size_t)(j - 1) * stride * es;
+    st = fold->fn(fold->ctx, in->dtype, dst, src, cn);
+    if (st) {
+      cancel_all(m, reqs, 2 * g);
+      return st;
+    }
+  }
+  ST_TRY(mpi_wait_all(w, op, reqs + g, peer + g, g));
+  if (direct) return NULL;
   for (uint32_t j = 0; j < g; j++) {
     if (j == pos) continue;
     int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[q]);
-    peer[q++] = (int)me->ids[j];
-    if (rc) return mpi_fail(m, op, rc, "all_reduce exchange");
+    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[j]);
+    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[g + j]);
+    if (rc) {
+      cancel_all(m, reqs, 2 * g);
+      return mpi_fail(m, op, rc, "all_reduce exchange");
+    }
   }
-  return wait_all(w, op, reqs, peer, q);
+  return mpi_wait_all(w, op, reqs, peer, 2 * g);
 }
 
 static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op, const coll_entry *me, shl_buf *const *out,
                                  const coll_fold *fold) {
   mpi_world *w = (mpi_world *)cw;
   (void)dev;
-  ST_TRY(check_sig(w, op, me));
+  sig_round sr;
+  ST_TRY(sig_post(w, op, me, &sr));
   uint32_t g = me->n_ids;
   shloc_mpi_req **reqs = calloc(2 * (size_t)g + 1, sizeof *reqs);
-  int *peer = malloc((2 * (size_t)g + 1) * sizeof *peer);
+  int *peer = calloc(2 * (size_t)g + 1, sizeof *peer);
   shl_status st = reqs && peer ? NULL : st_oom();
   for (uint32_t k = 0; !st && k < me->n; k++) {
     const shl_buf *in = me->bufs[k];
@@ -400,9 +431,14 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
       st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has a different size than its operand", k);
       break;
     }
-    int64_t step = (int64_t)(w->m->reduce_step / (es ? es : 1) + 1) * g;
+    /* Two members move the same bytes either way: one round is better;
+     * small operands are latency-bound. */
+    bool direct = g == 2 || (size_t)in->n * es * (g - 1) <= DIRECT_REDUCE_BYTES;
+    /* Elements per step: each device sends at most reduce_step bytes. */
+    int64_t per = (int64_t)(w->m->reduce_step / (es ? es : 1));
+    int64_t step = direct ? per / (g > 1 ? g - 1 : 1) + 1 : (per + 1) * g;
     int64_t span = in->n < step ? in->n : step;
-    size_t need = (size_t)(span / g + 1) * es * g;
+    size_t need = direct ? (size_t)span * es * (g - 1) + 1 : (size_t)(span / g + 1) * es * g;
     if (need > w->reduce_cap) {
       free(w->reduce_buf);
       w->reduce_cap = 0;
@@ -414,9 +450,16 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
     }
     for (int64_t off = 0; !st && off < in->n; off += step) {
       int64_t len = in->n - off < step ? in->n - off : step;
-      st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, fold,
-                       reqs, peer);
+      st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, direct,
+                       fold, reqs, peer, sr.reqs ? &sr : NULL);
+      sr.reqs = NULL; /* completed (and freed) by the first step */
     }
+  }
+  /* No step ran (no operands, or none with elements): the signatures still meet. */
+  if (sr.reqs) {
+    shl_status s2 = sig_check(w, op, me, &sr);
+    if (!st) st = s2;
+    else if (s2) shloc_status_free(s2);
   }
   free(reqs);
   free(peer);
@@ -427,7 +470,9 @@ static const coll_transport mpi_transport = {.exchange = mpi_exchange,
                                              .release = mpi_release,
                                              .leave = mpi_leave,
                                              .failed_device = mpi_failed_device,
-                                             .free = mpi_free};
+                                             .free = mpi_free,
+                                             .send = mpi_send,
+                                             .recv = mpi_recv};
 
 /* ---- a grid on the world ---- */
 
@@ -448,6 +493,7 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
     if (rc) return mpi_fail(m, op, rc, "communicator split");
     m->run_n = (uint32_t)n;
   }
+  uint32_t epoch = m->epoch++;
   if ((uint64_t)m->rank >= n) return NULL; /* idle */
   mpi_world *w = calloc(1, sizeof *w);
   if (!w) return st_oom();
@@ -461,9 +507,14 @@ shl_status coll_mpi_world_new(shloc_mpi *m, uint32_t n_rep, uint32_t n_part, con
   w->all = calloc(n, sizeof *w->all);
   w->got = calloc(n, sizeof *w->got);
   w->meet = calloc(n, sizeof *w->meet);
-  if (!w->all || !w->got || !w->meet) {
+  w->base.feed_pop = mpi_feed_pop;
+  w->op = op;
+  w->req_tag = P2P_REQ_TAG(epoch);
+  bool ok = w->all && w->got && w->meet;
+  shl_status st = ok ? (w->dev == 0 ? mpi_coord_new(w) : NULL) : st_oom();
+  if (st) {
     mpi_free(&w->base);
-    return st_oom();
+    return st;
   }
   *dev = w->dev;
   *out = &w->base;
@@ -477,6 +528,9 @@ shl_status coll_mpi_finish(shloc_mpi *m, coll_world *cw, const shl_op *op, shl_s
   shl_status st = NULL;
   if (w) {
     st = check_sig(w, op, NULL); /* every device ended its program */
+    /* The coordinator serves until every device has told it so (their
+     * requests must not reach the next run's coordinator). */
+    if (!st && w->coord) st = mpi_wait_until(w, op, NULL, NULL, 0, &w->coord->all_ended);
     if (st) {
       mpi_leave(cw, w->dev, true);
       return st;
@@ -506,7 +560,42 @@ shl_status coll_mpi_finish(shloc_mpi *m, coll_world *cw, const shl_op *op, shl_s
       }
       if (rc) st = mpi_fail(m, op, rc, "result exchange");
     }
-  if (!st) st = wait_all(w, op, reqs, peer, q);
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
+  free(reqs);
+  free(peer);
+  return st;
+}
+
+/* Outside any collective of the program (inputs and outputs of an SPMD
+ * run): every device calls it at the same point, so no signature. */
+shl_status coll_mpi_gather(coll_world *cw, const shl_op *op, const void *mine, const size_t *n, uint32_t root,
+                           void *all) {
+  mpi_world *w = (mpi_world *)cw;
+  shloc_mpi *m = w->m;
+  if (m->failed >= 0) return mpi_peer_failed(w, op);
+  bool get = root == COLL_ALL || root == w->dev;
+  shloc_mpi_req **reqs = calloc(2 * (size_t)w->n + 1, sizeof *reqs);
+  int *peer = malloc((2 * (size_t)w->n + 1) * sizeof *peer);
+  shl_status st = reqs && peer ? NULL : st_oom();
+  uint32_t q = 0;
+  size_t off = 0;
+  for (uint32_t d = 0; !st && d < w->n; off += n[d], d++) {
+    if (d == w->dev) {
+      if (get && n[d]) memcpy((uint8_t *)all + off, mine, n[d]);
+      continue;
+    }
+    int rc = 0;
+    if (get) {
+      peer[q] = (int)d;
+      rc = m->abi->irecv(m->run_comm, (uint8_t *)all + off, n[d], (int)d, GATHER_TAG, &reqs[q++]);
+    }
+    if (!rc && (root == COLL_ALL || root == d)) {
+      peer[q] = (int)d;
+      rc = m->abi->isend(m->run_comm, mine, n[w->dev], (int)d, GATHER_TAG, &reqs[q++]);
+    }
+    if (rc) st = mpi_fail(m, op, rc, "gather");
+  }
+  if (!st) st = mpi_wait_all(w, op, reqs, peer, q);
   free(reqs);
   free(peer);
   return st;

@@ -165,6 +165,7 @@ static shl_status conv_prepare(plan_ctx *pc, const shl_op *op, void **params) {
       return op_error(op, SHLOC_ERR_UNSUPPORTED, "is too large");
     ST_TRY(mathlib_require(op));
     p->winograd = conv_winograd_applies(p);
+    p->xla_order = conv_xla_order_applies(p);
   }
   *params = p;
   return NULL;
@@ -303,7 +304,8 @@ static shl_status conv_matrix(const conv_params *p, const uint8_t *lhs, const ui
   if (nt > nblk) nt = (int)nblk;
   uint8_t *W = malloc((size_t)(p->Kd * p->Cq) * es + 16), *A = malloc((size_t)(nt * rows * p->Kd) * es + 16);
   uint8_t *scratch = p->out_direct ? NULL : malloc((size_t)(p->P * p->Cq) * es + 16);
-  shl_status st = W && A && (p->out_direct || scratch) ? NULL : st_oom();
+  uint8_t *acc = p->xla_order ? malloc((size_t)(nt * 2 * p->Cq) * es + 16) : NULL;
+  shl_status st = W && A && (p->out_direct || scratch) && (!p->xla_order || acc) ? NULL : st_oom();
   int saved = gemm_serial_begin();
   for (int64_t q = 0; !st && q < p->NQ; q++) {
     conv_kernel_matrix(p, rhs, es, q, W);
@@ -314,6 +316,10 @@ static shl_status conv_matrix(const conv_params *p, const uint8_t *lhs, const ui
       int64_t r0 = blk * rows, m = p->P - r0 < rows ? p->P - r0 : rows;
       uint8_t *a = A + (size_t)(omp_get_thread_num() * rows * p->Kd) * es;
       for (int64_t i = 0; i < m; i++) conv_im2col_row(p, lhs, es, q, r0 + i, a + (size_t)(i * p->Kd) * es);
+      if (p->xla_order) {
+        conv_xla_rows(p, m, a, W, C + (size_t)(r0 * ldc) * es, ldc, acc + (size_t)(omp_get_thread_num() * 2 * p->Cq) * es);
+        continue;
+      }
       gemm_shape g = {.M = m, .N = p->Cq, .K = p->Kd, .lda = p->Kd, .ldb = p->Cq, .ldc = ldc};
       gemm_one(p->ck, &g, a, W, C + (size_t)(r0 * ldc) * es);
     }
@@ -323,6 +329,7 @@ static shl_status conv_matrix(const conv_params *p, const uint8_t *lhs, const ui
   free(W);
   free(A);
   free(scratch);
+  free(acc);
   return st;
 }
 

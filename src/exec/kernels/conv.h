@@ -28,6 +28,7 @@ typedef struct {
   int64_t out_pitch, out_f_stride;
   strided_box out_box;        /* otherwise: scratch [P, Cq] -> result (byte strides) */
   bool winograd;              /* floats: conv_winograd computes it (decided at plan time) */
+  bool xla_order;             /* small f32/f64: conv_xla_rows sums in XLA:CPU's order */
 } conv_params;
 
 /* The op's geometry (everything but the compute type and the matrix form). */
@@ -46,5 +47,12 @@ void conv_im2col_row(const conv_params *p, const uint8_t *in, size_t es, int64_t
 bool conv_winograd_applies(const conv_params *p);
 /* out = the convolution of lhs and rhs (f32, operands in their own layouts). */
 shl_status conv_winograd(const conv_params *p, const float *lhs, const float *rhs, float *out);
+
+/* Whether a convolution is small enough to be summed in XLA's order (conv_xla.c). */
+bool conv_xla_order_applies(const conv_params *p);
+/* C[i, :] = A[i, :] W for m im2col rows A (m x Kd) and the group's kernel
+ * matrix W (Kd x Cq), rows of C ldc apart, summed in XLA:CPU's order; acc
+ * is scratch for 2 Cq elements of the compute type. */
+void conv_xla_rows(const conv_params *p, int64_t m, const void *A, const void *W, void *C, int64_t ldc, void *acc);
 
 #endif

@@ -1,29 +1,33 @@
 /* stablehlo.convolution with a 3x3 window, unit strides and no dilation on
- * f32: Winograd's minimal filtering F(2x2, 3x3) (Lavin & Gray, "Fast
- * Algorithms for Convolutional Neural Networks", 2016).  Each 2x2 tile of
- * the output comes from a 4x4 tile of the input: with the transforms
+ * f32: Winograd's minimal filtering F(4x4, 3x3) (Lavin & Gray, "Fast
+ * Algorithms for Convolutional Neural Networks", 2016; interpolation points
+ * 0, 1, -1, 2, -2 and infinity).  Each 4x4 tile of the output comes from a
+ * 6x6 tile of the input: with the transforms
  *   V = B^T d B (input tile d),  U = G g G^T (3x3 window g),  Y = A^T M A,
- * the products of all input and output features become 16 independent
- * matrix products M[x] = V[x] U[x] (x = the 16 transformed positions):
+ * the products of all input and output features become 36 independent
+ * matrix products M[x] = V[x] U[x] (x = the 36 transformed positions):
  * [tiles, in features] x [in features, out features], so the products take
- * 4 multiplications per output where the window takes 9.  Tiles go in
- * blocks that stay in cache, each thread its own blocks.
+ * 2.25 multiplications per output where the window takes 9 (F(2x2, 3x3):
+ * 4).  Tiles go in blocks that stay in cache, each thread its own blocks;
+ * the transforms run 16 features at a time.
  *
- * The transforms add and halve, so results round differently from the
- * direct sum (relative differences of a few 1e-7 of the sum of |terms|);
- * only large convolutions take this path, small ones keep the exact-order
- * matrix form. */
+ * The transforms scale by up to 8 (and the window's by 1/24), so results
+ * round differently from the direct sum (relative differences of about
+ * 1e-6 of the sum of |terms|); only large convolutions take this path,
+ * small ones keep the exact-order matrix form. */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "conv.h"
 #include "gemm.h"
 
-/* Tiles per block: V and M of a block (16 x TILES x features floats each)
- * fit a core's L2 for 64 features.  The 16 matrices of a block are SKEW
- * floats more than their size apart: at a power-of-two distance the 16
+/* Tiles per block: V and M of a block (36 x TILES x features floats each)
+ * fit a core's L2 for 64 features.  The 36 matrices of a block are SKEW
+ * floats more than their size apart: at a power-of-two distance the 36
  * streams a transform reads or writes would share one set of the L1 cache. */
-enum { TILES = 128, SKEW = 16, MIN_FLOPS = 1 << 26 };
+enum { TILES = 48, SKEW = 16, MIN_FLOPS = 1 << 26 };
 
 /* Floats from one transformed position's matrix to the next. */
 static size_t pos_stride(int64_t features) { return (size_t)TILES * (size_t)features + SKEW; }
@@ -40,26 +44,38 @@ bool conv_winograd_applies(const conv_params *p) {
   return flops >= MIN_FLOPS;
 }
 
-/* U[x][ci][co] = G g G^T of the window of (ci, co), in double, rounded once. */
-static void kernel_transform(const conv_params *p, const float *k, float *U) {
+/* t = G g for three values (G's rows: 1/4 (1 0 0), -1/6 (1 1 1), -1/6 (1 -1 1),
+ * 1/24 (1 2 4), 1/24 (1 -2 4), (0 0 1)); in double, by multiplications. */
+static inline void g6(double g0, double g1, double g2, double t[6]) {
+  double s = g0 + g2, q = g0 + 4 * g2;
+  t[0] = 0.25 * g0;
+  t[1] = (s + g1) * (-1.0 / 6);
+  t[2] = (s - g1) * (-1.0 / 6);
+  t[3] = (q + 2 * g1) * (1.0 / 24);
+  t[4] = (q - 2 * g1) * (1.0 / 24);
+  t[5] = g2;
+}
+
+/* U[x][ci][co] = G g G^T of the window of (ci, co), in double, rounded once.
+ * One input feature at a time into T[x][co]: the 36 rows of U it lands in
+ * are C * O floats apart, and stores that far apart per co would all
+ * compete for one set of the L1 cache.  T: 36 O floats. */
+static void kernel_transform(const conv_params *p, const float *k, float *U, float *T) {
   int64_t C = p->k_in_feat, O = p->out_feat;
-  for (int64_t ci = 0; ci < C; ci++)
+  for (int64_t ci = 0; ci < C; ci++) {
     for (int64_t co = 0; co < O; co++) {
       const float *w = k + ci * p->k_i_stride + co * p->k_o_stride;
-      double g[3][3], t[4][3];
+      double g[3][3], t[3][6], u[6];
       for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) g[i][j] = w[i * p->k_sp_stride[0] + j * p->k_sp_stride[1]];
-      for (int j = 0; j < 3; j++) {
-        t[0][j] = g[0][j];
-        t[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
-        t[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
-        t[3][j] = g[2][j];
-      }
-      for (int i = 0; i < 4; i++) {
-        double u[4] = {t[i][0], 0.5 * (t[i][0] + t[i][1] + t[i][2]), 0.5 * (t[i][0] - t[i][1] + t[i][2]), t[i][2]};
-        for (int j = 0; j < 4; j++) U[((size_t)(i * 4 + j) * C + ci) * O + co] = (float)u[j];
+      for (int j = 0; j < 3; j++) g6(g[0][j], g[1][j], g[2][j], t[j]); /* t[j][i] = (G g)[i][j] */
+      for (int i = 0; i < 6; i++) {
+        g6(t[0][i], t[1][i], t[2][i], u);
+        for (int j = 0; j < 6; j++) T[(i * 6 + j) * O + co] = (float)u[j];
       }
     }
+    for (int x = 0; x < 36; x++) memcpy(U + ((size_t)x * C + ci) * O, T + x * O, (size_t)O * sizeof *T);
+  }
 }
 
 typedef struct {
@@ -67,99 +83,150 @@ typedef struct {
   int64_t ob, oh, ow, of;          /* output strides */
 } geometry;
 
-/* V[x][t][c] for the tiles t0 .. t0 + nt - 1: B^T d B of each feature's 4x4
- * input tile, vectorised across features (contiguous in the input).
- * Positions outside the input read `zeros` (C floats). */
+/* 64-byte vectors are passed in registers only with AVX-512; the helpers
+ * below are always inlined, so the ABI note does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+/* 16 features at a time, loaded and stored unaligned. */
+typedef float vf __attribute__((vector_size(64), aligned(4)));
+
+/* a * b + c rounded once, lane by lane (one vector FMA on FMA targets). */
+static inline __attribute__((always_inline)) vf vfma(float a, vf b, vf c) {
+  vf r;
+  for (int i = 0; i < 16; i++) r[i] = fmaf(a, b[i], c[i]);
+  return r;
+}
+
+/* y = B^T x for one column (or row) of six values. */
+static inline __attribute__((always_inline)) void bt6(const vf x[6], vf y[6]) {
+  y[0] = vfma(4.0f, x[0], vfma(-5.0f, x[2], x[4]));
+  y[1] = vfma(-4.0f, x[1] + x[2], x[3] + x[4]);
+  y[2] = vfma(4.0f, x[1] - x[2], x[4] - x[3]);
+  y[3] = vfma(2.0f, x[3] - x[1], x[4] - x[2]);
+  y[4] = vfma(2.0f, x[1] - x[3], x[4] - x[2]);
+  y[5] = vfma(4.0f, x[1], vfma(-5.0f, x[3], x[5]));
+}
+
+/* y = A^T x: four values from six. */
+static inline __attribute__((always_inline)) void at6(const vf x[6], vf y[4]) {
+  vf s12 = x[1] + x[2], d12 = x[1] - x[2], s34 = x[3] + x[4], d34 = x[3] - x[4];
+  y[0] = x[0] + s12 + s34;
+  y[1] = vfma(2.0f, d34, d12);
+  y[2] = vfma(4.0f, s34, s12);
+  y[3] = vfma(8.0f, d34, d12 + x[5]);
+}
+
+/* B^T d B of 16 features: d[i][j] at s[i * 6 + j][0..15], result x at
+ * v[x * xs + 0..15]. */
+static inline __attribute__((always_inline)) void in_tile16(const float *const s[36], float *v, size_t xs) {
+  vf u[36];
+#pragma GCC unroll 6
+  for (int j = 0; j < 6; j++) { /* u = B^T d, column by column */
+    vf d[6], e[6];
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++) d[i] = *(const vf *)s[i * 6 + j];
+    bt6(d, e);
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++) u[i * 6 + j] = e[i];
+  }
+#pragma GCC unroll 6
+  for (int i = 0; i < 6; i++) { /* v = u B, row by row */
+    vf e[6];
+    bt6(u + i * 6, e);
+#pragma GCC unroll 6
+    for (int j = 0; j < 6; j++) *(vf *)(v + (size_t)(i * 6 + j) * xs) = e[j];
+  }
+}
+
+/* A^T m A of 16 features: m[x] at m[x * xs + 0..15]; row i of the 4x4
+ * result at o[i][0..15] (rows ny, columns nx of it stored, ow apart). */
+static inline __attribute__((always_inline)) void out_tile16(const float *m, size_t xs, float *const o[4], int64_t ny,
+                                                             int64_t nx, int64_t ow) {
+  vf w[24];
+#pragma GCC unroll 6
+  for (int j = 0; j < 6; j++) { /* w = A^T m, column by column */
+    vf d[6], e[4];
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++) d[i] = *(const vf *)(m + (size_t)(i * 6 + j) * xs);
+    at6(d, e);
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) w[i * 6 + j] = e[i];
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; i++) { /* out = w A, row by row */
+    if (i >= ny) break;
+    vf e[4];
+    at6(w + i * 6, e);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+      if (j < nx) *(vf *)(o[i] + j * ow) = e[j];
+  }
+}
+
+/* V[x][t][c] for the tiles t0 .. t0 + nt - 1: B^T d B of each feature's 6x6
+ * input tile, 16 features at a time (contiguous in the input; the last
+ * partial group through a zero-padded copy).  Positions outside the input
+ * read `zeros` (C floats). */
 KU_CLONES static void input_transform(const conv_params *p, const geometry *g, const float *in, const float *zeros, int64_t t0,
-                            int64_t nt, float *V) {
-  int64_t C = p->k_in_feat;
+                                      int64_t nt, float *V) {
+  int64_t C = p->k_in_feat, full = C / 16 * 16;
   size_t xs = pos_stride(C);
   for (int64_t t = 0; t < nt; t++) {
     int64_t tile = t0 + t, b = tile / (g->tiles_h * g->tiles_w), r = tile % (g->tiles_h * g->tiles_w);
-    int64_t y0 = r / g->tiles_w * 2 - p->pad_lo[0], x0 = r % g->tiles_w * 2 - p->pad_lo[1];
-    const float *s[16];
-    for (int i = 0; i < 4; i++)
-      for (int j = 0; j < 4; j++) {
+    int64_t y0 = r / g->tiles_w * 4 - p->pad_lo[0], x0 = r % g->tiles_w * 4 - p->pad_lo[1];
+    const float *s[36], *sc[36];
+    for (int i = 0; i < 6; i++)
+      for (int j = 0; j < 6; j++) {
         int64_t y = y0 + i, x = x0 + j;
         bool inside = y >= 0 && y < p->in_sp_dim[0] && x >= 0 && x < p->in_sp_dim[1];
-        s[i * 4 + j] = inside ? in + b * p->in_b_stride + y * p->in_sp_stride[0] + x * p->in_sp_stride[1] : zeros;
+        s[i * 6 + j] = inside ? in + b * p->in_b_stride + y * p->in_sp_stride[0] + x * p->in_sp_stride[1] : zeros;
       }
-    /* the pointers in locals: kept in registers, not reloaded per feature */
-    const float *restrict s0 = s[0], *restrict s1 = s[1], *restrict s2 = s[2], *restrict s3 = s[3];
-    const float *restrict s4 = s[4], *restrict s5 = s[5], *restrict s6 = s[6], *restrict s7 = s[7];
-    const float *restrict s8 = s[8], *restrict s9 = s[9], *restrict s10 = s[10], *restrict s11 = s[11];
-    const float *restrict s12 = s[12], *restrict s13 = s[13], *restrict s14 = s[14], *restrict s15 = s[15];
-    float *restrict v = V + t * C;
-#pragma omp simd
-    for (int64_t c = 0; c < C; c++) {
-      /* u = B^T d, column by column */
-      float u00 = s0[c] - s8[c], u01 = s1[c] - s9[c], u02 = s2[c] - s10[c], u03 = s3[c] - s11[c];
-      float u10 = s4[c] + s8[c], u11 = s5[c] + s9[c], u12 = s6[c] + s10[c], u13 = s7[c] + s11[c];
-      float u20 = s8[c] - s4[c], u21 = s9[c] - s5[c], u22 = s10[c] - s6[c], u23 = s11[c] - s7[c];
-      float u30 = s4[c] - s12[c], u31 = s5[c] - s13[c], u32 = s6[c] - s14[c], u33 = s7[c] - s15[c];
-      /* v = u B */
-      v[0 * xs + (size_t)c] = u00 - u02;
-      v[1 * xs + (size_t)c] = u01 + u02;
-      v[2 * xs + (size_t)c] = u02 - u01;
-      v[3 * xs + (size_t)c] = u01 - u03;
-      v[4 * xs + (size_t)c] = u10 - u12;
-      v[5 * xs + (size_t)c] = u11 + u12;
-      v[6 * xs + (size_t)c] = u12 - u11;
-      v[7 * xs + (size_t)c] = u11 - u13;
-      v[8 * xs + (size_t)c] = u20 - u22;
-      v[9 * xs + (size_t)c] = u21 + u22;
-      v[10 * xs + (size_t)c] = u22 - u21;
-      v[11 * xs + (size_t)c] = u21 - u23;
-      v[12 * xs + (size_t)c] = u30 - u32;
-      v[13 * xs + (size_t)c] = u31 + u32;
-      v[14 * xs + (size_t)c] = u32 - u31;
-      v[15 * xs + (size_t)c] = u31 - u33;
+    float *v = V + t * C;
+    for (int64_t c = 0; c < full; c += 16) {
+      for (int x = 0; x < 36; x++) sc[x] = s[x] + c;
+      in_tile16(sc, v + c, xs);
+    }
+    if (full < C) {
+      float dt[36][16], vt[36][16];
+      size_t n = (size_t)(C - full) * sizeof(float);
+      for (int x = 0; x < 36; x++) {
+        memset(dt[x], 0, sizeof dt[x]);
+        memcpy(dt[x], s[x] + full, n);
+        sc[x] = dt[x];
+      }
+      in_tile16(sc, vt[0], 16);
+      for (int x = 0; x < 36; x++) memcpy(v + (size_t)x * xs + (size_t)full, vt[x], n);
     }
   }
 }
 
-/* s = A^T m for output feature co of a tile's 16 transformed values. */
-static inline void output_rows(const float *m, size_t xs, int64_t co, float s0[4], float s1[4]) {
-  for (int j = 0; j < 4; j++) {
-    float m0 = m[(size_t)j * xs + (size_t)co], m1 = m[(size_t)(4 + j) * xs + (size_t)co];
-    float m2 = m[(size_t)(8 + j) * xs + (size_t)co], m3 = m[(size_t)(12 + j) * xs + (size_t)co];
-    s0[j] = m0 + m1 + m2;
-    s1[j] = m1 - m2 - m3;
-  }
-}
-
-/* out = A^T M A of each output feature's 4x4 tile, clipped to the output,
- * vectorised across features (contiguous in the output). */
+/* out = A^T M A of each output feature's 6x6 tile, clipped to the output,
+ * 16 features at a time (contiguous in the output). */
 KU_CLONES static void output_transform(const conv_params *p, const geometry *g, const float *M, int64_t t0, int64_t nt,
                                        float *out) {
-  int64_t O = p->out_feat;
+  int64_t O = p->out_feat, full = O / 16 * 16;
   size_t xs = pos_stride(O);
   for (int64_t t = 0; t < nt; t++) {
     int64_t tile = t0 + t, b = tile / (g->tiles_h * g->tiles_w), r = tile % (g->tiles_h * g->tiles_w);
-    int64_t y0 = r / g->tiles_w * 2, x0 = r % g->tiles_w * 2;
-    bool y1 = y0 + 1 < p->osp_dim[0], x1 = x0 + 1 < p->osp_dim[1];
-    float *o00 = out + b * g->ob + y0 * g->oh + x0 * g->ow;
+    int64_t y0 = r / g->tiles_w * 4, x0 = r % g->tiles_w * 4;
+    int64_t ny = p->osp_dim[0] - y0 < 4 ? p->osp_dim[0] - y0 : 4, nx = p->osp_dim[1] - x0 < 4 ? p->osp_dim[1] - x0 : 4;
+    float *o = out + b * g->ob + y0 * g->oh + x0 * g->ow;
     const float *m = M + t * O;
-    if (y1 && x1) {
-      float *o01 = o00 + g->ow, *o10 = o00 + g->oh, *o11 = o10 + g->ow;
-#pragma omp simd
-      for (int64_t co = 0; co < O; co++) {
-        float s0[4], s1[4];
-        output_rows(m, xs, co, s0, s1);
-        o00[co] = s0[0] + s0[1] + s0[2];
-        o01[co] = s0[1] - s0[2] - s0[3];
-        o10[co] = s1[0] + s1[1] + s1[2];
-        o11[co] = s1[1] - s1[2] - s1[3];
-      }
-      continue;
+    for (int64_t c = 0; c < full; c += 16) {
+      float *rows[4] = {o + c, o + g->oh + c, o + 2 * g->oh + c, o + 3 * g->oh + c};
+      out_tile16(m + c, xs, rows, ny, nx, g->ow);
     }
-    /* a tile on the bottom or right edge of an odd-sized output */
-    for (int64_t co = 0; co < O; co++) {
-      float s0[4], s1[4];
-      output_rows(m, xs, co, s0, s1);
-      o00[co] = s0[0] + s0[1] + s0[2];
-      if (x1) o00[g->ow + co] = s0[1] - s0[2] - s0[3];
-      if (y1) o00[g->oh + co] = s1[0] + s1[1] + s1[2];
+    if (full < O) {
+      float mt[36][16], ot[4][4][16];
+      size_t n = (size_t)(O - full) * sizeof(float);
+      for (int x = 0; x < 36; x++) {
+        memset(mt[x], 0, sizeof mt[x]);
+        memcpy(mt[x], m + (size_t)x * xs + (size_t)full, n);
+      }
+      float *rows[4] = {ot[0][0], ot[1][0], ot[2][0], ot[3][0]};
+      out_tile16(mt[0], 16, rows, ny, nx, 16);
+      for (int64_t i = 0; i < ny; i++)
+        for (int64_t j = 0; j < nx; j++) memcpy(o + i * g->oh + j * g->ow + full, ot[i][j], n);
     }
   }
 }
@@ -168,14 +235,14 @@ shl_status conv_winograd(const conv_params *p, const float *lhs, const float *rh
   int64_t C = p->k_in_feat, O = p->out_feat;
   int64_t os[KU_MAX_RANK];
   ku_strides(p->out_rank, p->out_dims, os);
-  geometry g = {(p->osp_dim[0] + 1) / 2, (p->osp_dim[1] + 1) / 2, 0, os[p->out_b], os[p->out_sp[0]], os[p->out_sp[1]],
+  geometry g = {(p->osp_dim[0] + 3) / 4, (p->osp_dim[1] + 3) / 4, 0, os[p->out_b], os[p->out_sp[0]], os[p->out_sp[1]],
                 os[p->out_f]};
   g.tiles = p->out_batch * g.tiles_h * g.tiles_w;
   int64_t blocks = (g.tiles + TILES - 1) / TILES;
   int nt = omp_get_max_threads();
   if (nt > blocks) nt = (int)blocks;
-  size_t per_thread = 16 * (pos_stride(C) + pos_stride(O));
-  float *U = malloc((size_t)16 * (size_t)(C * O) * sizeof *U);
+  size_t per_thread = 36 * (pos_stride(C) + pos_stride(O));
+  float *U = malloc((size_t)36 * (size_t)(C * O) * sizeof *U);
   float *scratch = malloc((size_t)nt * per_thread * sizeof *scratch);
   float *zeros = calloc((size_t)C, sizeof *zeros);
   if (!U || !scratch || !zeros) {
@@ -184,14 +251,14 @@ shl_status conv_winograd(const conv_params *p, const float *lhs, const float *rh
     free(zeros);
     return st_oom();
   }
-  kernel_transform(p, rhs, U);
+  kernel_transform(p, rhs, U, scratch);
   int saved = gemm_serial_begin();
 #pragma omp parallel for schedule(dynamic) num_threads(nt) if (nt > 1)
   for (int64_t blk = 0; blk < blocks; blk++) {
-    float *V = scratch + (size_t)omp_get_thread_num() * per_thread, *M = V + 16 * pos_stride(C);
+    float *V = scratch + (size_t)omp_get_thread_num() * per_thread, *M = V + 36 * pos_stride(C);
     int64_t t0 = blk * TILES, n = g.tiles - t0 < TILES ? g.tiles - t0 : TILES;
     input_transform(p, &g, lhs, zeros, t0, n, V);
-    for (int x = 0; x < 16; x++) {
+    for (int x = 0; x < 36; x++) {
       gemm_shape s = {.M = n, .N = O, .K = C, .lda = C, .ldb = O, .ldc = O};
       gemm_one(CK_F32, &s, V + (size_t)x * pos_stride(C), U + (size_t)x * (size_t)(C * O), M + (size_t)x * pos_stride(O));
     }

@@ -211,9 +211,12 @@ static shl_status infeed_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "runs only inside interpreter.run_parallel (its infeed queue)");
   const grid_params *g = ec->proc->grid;
   struct grid_feed *feed = ec->proc->feed;
+  coll_world *w = ec->proc->world;
+  uint32_t k = 0;
+  if (w && w->feed_pop) ST_TRY(w->feed_pop(w, ec->proc->replica * w->n_part + ec->proc->partition, op, &k));
   /* The entry's plan is shared by the devices: run it under the lock. */
   pthread_mutex_lock(&feed->mu);
-  uint32_t k = feed->next++;
+  if (!w || !w->feed_pop) k = feed->next++;
   shl_status st = k >= g->n_infeed ? op_error(op, SHLOC_ERR_RUNTIME, "infeed queue is empty (%u entries)", g->n_infeed) : NULL;
   shl_buf **res = NULL;
   if (!st) st = exec_region(ec, g->infeed[k], NULL, &res);
