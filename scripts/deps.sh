@@ -6,7 +6,7 @@
 #                            peak RSS comes from `shloc run --profile-phases`
 set -e
 BENCH_PKGS="python3-torch"
-PKGS="cmake make gcc clang pkgconf libcmocka-dev libopenblas-dev liblapacke-dev mlir-22-tools clang-22 python3-numpy python3-pytest python3-venv python3-setuptools python3-flatbuffers libopenmpi-dev openmpi-bin"
+PKGS="cmake make gcc clang pkgconf libcmocka-dev libopenblas-dev liblapacke-dev mlir-22-tools clang-22 libomp-22-dev python3-numpy python3-pytest python3-venv python3-setuptools python3-flatbuffers libopenmpi-dev openmpi-bin"
 [ "${1:-}" = bench ] && PKGS="$PKGS $BENCH_PKGS"
 missing=""
 for p in $PKGS; do

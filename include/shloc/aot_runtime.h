@@ -18,6 +18,7 @@
 #ifndef SHLOC_AOT_RUNTIME_H
 #define SHLOC_AOT_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "shloc/shloc.h"
@@ -118,6 +119,15 @@ SHLOC_API void _mlir_ciface_shloc_rt_gemm_f64(const shloc_aot_unranked *a, const
  * lowers it to this call; the name and signature are those of MLIR's
  * c_runner_utils, which compiled code would otherwise need). */
 SHLOC_API void memrefCopy(int64_t elem_size, const shloc_aot_unranked *src, const shloc_aot_unranked *dst);
+
+/* The heap of compiled code (finalize-memref-to-llvm's use-generic-functions
+ * names): blocks of 2 MiB and more are 2 MiB aligned, on transparent huge
+ * pages, and kept when freed for later allocations of a similar size (up to
+ * 1 GiB in 32 blocks), so that temporaries of one call are the pages of the
+ * previous call.  Smaller blocks are malloc's. */
+SHLOC_API void *_mlir_memref_to_llvm_alloc(size_t n);
+SHLOC_API void *_mlir_memref_to_llvm_aligned_alloc(size_t align, size_t n);
+SHLOC_API void _mlir_memref_to_llvm_free(void *p);
 
 /* The executable driver: reading inputs and writing results of a compiled
  * entry point whose argument/result types are MLIR tensor types

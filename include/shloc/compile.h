@@ -29,6 +29,8 @@ typedef struct {
   char *c;      /* their definitions over the compiled module (and main() with `entry`) */
   char *shim;   /* the custom-call shim (shloc/ffi_shim.h); NULL when there are no custom calls */
   char *exports; /* the C entry points' names, one per line */
+  char *schedule; /* transform-dialect module tiling the large ops into scf.forall loops (threads), for
+                     mlir-opt's --transform-preload-library; NULL when no op is large enough */
 } shloc_compile_output;
 
 /* Lowers verified module `m` (rewritten in place: discard it afterwards) and
@@ -40,7 +42,10 @@ SHLOC_API shloc_status shloc_compile_sources(shloc_module *m, const shloc_compil
 SHLOC_API void shloc_compile_output_free(shloc_compile_output *out);
 
 /* The mlir-opt pass pipeline from the lowered module to the LLVM dialect, one
- * argv entry per pass (*n of them; static storage). */
+ * argv entry per pass (*n of them; static storage).  With a schedule, insert
+ * `--transform-preload-library=transform-library-paths=SCHEDULE.mlir
+ * --transform-interpreter` after the first pass; the OpenMP loops it makes
+ * call libomp (link -l:libomp.so.5, Debian libomp-22-dev). */
 SHLOC_API const char *const *shloc_compile_mlir_opt_passes(size_t *n);
 
 #ifdef __cplusplus

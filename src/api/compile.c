@@ -16,13 +16,23 @@
  * declarations keep returning theirs). */
 static const char *const mlir_opt_passes[] = {
     "--linalg-fuse-elementwise-ops",
+    /* (here: the tiling schedule, when there is one: shloc/compile.h) */
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
+    /* Loops that update a buffer in place (scf.for over a row scatter) and
+     * each tile of a scf.forall leave a loop-carried or self-copied buffer:
+     * CSE and canonicalization fold them, so that a result computed in
+     * place is its allocation again, which the next pass makes the
+     * caller's buffer. */
+    "--cse", "--canonicalize",
     /* Results become caller-allocated out-parameters, and the buffers that
      * computed them are those parameters (no allocation, no copy). */
     "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
     "--ownership-based-buffer-deallocation", "--buffer-deallocation-simplification",
-    "--bufferization-lower-deallocations", "--convert-bufferization-to-memref", "--convert-linalg-to-loops",
+    "--bufferization-lower-deallocations", "--convert-bufferization-to-memref",
+    /* Tiled loops (scf.forall) become OpenMP worksharing loops; everything
+     * else stays sequential. */
+    "--scf-forall-to-parallel", "--convert-linalg-to-loops", "--convert-scf-to-openmp",
     /* bf16 computes in f32, rounded back after each op as the interpreter
      * does; the bf16 rounding becomes integer code instead of calls of
      * __truncsfbf2, which gcc 12's libgcc lacks.  f16 is left to LLVM, which
@@ -30,14 +40,18 @@ static const char *const mlir_opt_passes[] = {
      * that mlir-translate-22 rejects). */
     "--math-extend-to-supported-types=target-type=f32 extra-types=f16",
     "--arith-emulate-unsupported-floats=source-types=bf16 target-type=f32",
-    "--convert-scf-to-cf", "--expand-strided-metadata", "--lower-affine",
+    "--expand-strided-metadata", "--lower-affine",
+    /* memref.alloc/dealloc call libshloc's heap, which keeps large
+     * blocks from call to call (src/aot/rt_alloc.c); before scf-to-cf,
+     * which cannot put loops into OpenMP's memref.alloca_scope. */
+    "--finalize-memref-to-llvm=use-generic-functions", "--convert-scf-to-cf",
     /* LLVM intrinsics where there are some (clang -fveclib=libmvec
      * vectorizes sin, exp, ... with glibc's _ZGV* variants), log1p kept
      * exact (expm1 is a libm call already, lower_linalg_libm.c), libm calls
      * for the rest (readnone: vectorized alike). */
     "--convert-math-to-llvm=approximate-log1p=false", "--convert-math-to-libm", "--arith-expand=include-bf16=true",
     "--convert-arith-to-llvm", "--convert-index-to-llvm",
-    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--finalize-memref-to-llvm", "--convert-func-to-llvm",
+    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--convert-openmp-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };
 
@@ -58,6 +72,7 @@ void shloc_compile_output_free(shloc_compile_output *out) {
   free(out->c);
   free(out->shim);
   free(out->exports);
+  free(out->schedule);
   memset(out, 0, sizeof *out);
 }
 
@@ -76,7 +91,7 @@ shloc_status shloc_compile_sources(shloc_module *m, const shloc_compile_options 
   /* The C first: lowering rewrites the module. */
   shl_status st = aot_c_emit(m, &co, &out->header, &out->c, &out->exports);
   size_t len;
-  pass_lower_linalg_options lo = {prefix};
+  pass_lower_linalg_options lo = {prefix, &out->schedule};
   if (!st) st = pass_lower_linalg_with(m, &lo, &out->mlir, &len);
   if (!st && has_custom_calls(m)) {
     const char *base = strrchr(source, '/');

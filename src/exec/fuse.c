@@ -14,7 +14,9 @@
  * Groups that read one input element for element are then merged when no
  * op between them needs the earlier group's outputs (a row sum and a row
  * max of one matrix share a pass).  A view whose users are all fused (or
- * unused views) is never materialised. */
+ * unused views) is never materialised, nor is a gather of whole matrix rows
+ * whose readers are all members of one group: the group copies the rows
+ * from the table itself (LOC_ROWS). */
 #include <stdlib.h>
 
 #include "fuse.h"
@@ -31,6 +33,7 @@ typedef struct {
   uint8_t kind;
   bool member, output, dead;
   bool needed; /* views: a member reads the view's own value (a walk stopped at it) */
+  bool absorbed; /* a row gather whose only readers are one group's members: a leaf of that group */
   int32_t group; /* members: their group; views: the group that absorbed them */
   uint32_t n_users, cap_users, *users; /* ops reading a result (nested regions count), ascending */
   uint32_t seen, blocked;              /* group stamps: visited by / may not join */
@@ -471,6 +474,86 @@ static shl_status merge_siblings(fuse_block *fb) {
   return st;
 }
 
+/* ---- row gathers ---- */
+
+static bool ints_are(const shl_attr *dn, const char *name, const int64_t *want, size_t n) {
+  int64_t v[KU_MAX_RANK];
+  size_t got = 0;
+  const shl_attr *a = attr_struct_field(dn, name);
+  if (!a) return n == 0;
+  if (!attr_as_ints(a, v, KU_MAX_RANK, &got) || got != n) return false;
+  for (size_t i = 0; i < n; i++)
+    if (v[i] != want[i]) return false;
+  return true;
+}
+
+/* The value of a chain of views that keep the row-major order (reshapes,
+ * broadcasts adding unit dimensions), down to the first that changes it. */
+static const shl_value *order_source(const fuse_block *fb, const shl_value *v) {
+  for (;;) {
+    uint32_t j = def_index(fb, v);
+    if (j == UINT32_MAX || fb->ops[j].kind != FK_VIEW) return v;
+    const shl_op *op = fb->ops[j].op;
+    const shl_type *wt = op->operands[0]->type;
+    if (type_num_elements(wt) != type_num_elements(v->type)) return v;
+    if (op_is(op, OP_BROADCAST_IN_DIM)) {
+      int64_t bd[KU_MAX_RANK];
+      size_t nb;
+      if (!ku_ints(op, "broadcast_dimensions", bd, KU_MAX_RANK, &nb) || nb != (size_t)wt->rank) return v;
+      for (size_t k = 1; k < nb; k++)
+        if (bd[k] <= bd[k - 1]) return v;
+    }
+    v = op->operands[0];
+  }
+}
+
+/* A gather of whole rows of a matrix, one row per index (jnp.take along
+ * axis 0): result element e is table[clamp(idx[e / C])][e % C].  *idx gets
+ * the index values in row-major order (through order-keeping views). */
+static bool row_gather(const fuse_block *fb, const shl_op *op, const shl_value **idx) {
+  if (!op_is(op, OP_GATHER) || op->n_operands != 2 || op->n_results != 1) return false;
+  const shl_type *tt = op->operands[0]->type, *it = op->operands[1]->type, *rt = op->results[0].type;
+  if (!static_tensor(tt) || !static_tensor(it) || !static_tensor(rt) || tt->rank != 2 || rt->rank < 1 ||
+      !dtype_is_int(type_storage_dtype(it)) || type_storage_dtype(rt) != type_storage_dtype(tt) ||
+      rt->dims[rt->rank - 1] != tt->dims[1] || tt->dims[0] < 1)
+    return false;
+  const shl_attr *dn = op_attr(op, "dimension_numbers");
+  int64_t sizes[2], ivd = 0;
+  size_t ns;
+  const int64_t zero = 0, last = rt->rank - 1;
+  if (!dn || dn->kind != AT_STRUCT || !ku_ints(op, "slice_sizes", sizes, 2, &ns) || ns != 2 || sizes[0] != 1 ||
+      sizes[1] != tt->dims[1] || !ints_are(dn, "offset_dims", &last, 1) || !ints_are(dn, "collapsed_slice_dims", &zero, 1) ||
+      !ints_are(dn, "start_index_map", &zero, 1) || !ints_are(dn, "operand_batching_dims", NULL, 0) ||
+      !ints_are(dn, "start_indices_batching_dims", NULL, 0))
+    return false;
+  attr_as_int(attr_struct_field(dn, "index_vector_dim"), &ivd);
+  /* one index per row of the result, in order */
+  if (ivd != it->rank && !(ivd == it->rank - 1 && it->dims[ivd] == 1)) return false;
+  if (type_num_elements(it) * tt->dims[1] != type_num_elements(rt)) return false;
+  *idx = order_source(fb, op->operands[1]);
+  return true;
+}
+
+/* Row gathers read only by members of one group become leaves of it. */
+static void absorb_gathers(fuse_block *fb) {
+  for (uint32_t k = 0; k < fb->n_ops; k++) {
+    fop *o = &fb->ops[k];
+    const shl_value *idx;
+    if (o->kind != FK_OTHER || !o->n_users || !row_gather(fb, o->op, &idx)) continue;
+    int32_t g = fb->ops[o->users[0]].group;
+    bool ok = g >= 0 && !fb->groups[g].gone;
+    for (uint32_t u = 0; u < o->n_users && ok; u++) {
+      const fop *w = &fb->ops[o->users[u]];
+      ok = w->member && w->group == g && w->kind == FK_EW && type_num_elements(w->space) == fb->groups[g].n;
+    }
+    if (!ok) continue;
+    o->absorbed = true;
+    /* the index value is read by the group, through no view of its own */
+    uint32_t j = def_index(fb, idx);
+    if (j != UINT32_MAX && fb->ops[j].kind == FK_VIEW) fb->ops[j].needed = true;
+  }
+}
+
 /* ---- descriptors ---- */
 
 typedef struct {
@@ -512,16 +595,55 @@ static fnode *new_node(builder *b) {
   return nd;
 }
 
+/* A leaf gathering the rows of an absorbed row gather (row_gather). */
+static shl_status rows_leaf(builder *b, const shl_op *g, const shl_value *idx, uint32_t *node) {
+  uint32_t tab = ext_index(b, g->operands[0]), ie = ext_index(b, idx);
+  if (tab == UINT32_MAX || ie == UINT32_MAX) return st_oom();
+  for (uint32_t k = 0; k < b->n_nodes; k++) {
+    const fnode *o = &b->nodes[k];
+    if (o->kind == FN_LEAF && o->loc == LOC_ROWS && o->ext == tab && o->idx_ext == ie) {
+      *node = k;
+      return NULL;
+    }
+  }
+  fnode *nd = new_node(b);
+  if (!nd) return st_oom();
+  const shl_type *tt = g->operands[0]->type;
+  nd->kind = FN_LEAF;
+  nd->loc = LOC_ROWS;
+  nd->dt = type_storage_dtype(tt);
+  nd->esz = (uint32_t)dtype_bytes(nd->dt);
+  nd->ext = tab;
+  nd->idx_ext = ie;
+  nd->idx_dt = type_storage_dtype(idx->type);
+  nd->tab_rows = tt->dims[0];
+  nd->row_len = tt->dims[1];
+  *node = b->n_nodes - 1;
+  return NULL;
+}
+
 /* A leaf reading v through map m of a member whose group shape is `space`. */
+/* A constant whose elements are all one value (JAX exports full-shape splat
+ * constants): read as a scalar, not streamed from its materialised buffer. */
+static bool splat_constant(const shl_value *v) {
+  if (!v->def || !op_is(v->def, OP_CONSTANT)) return false;
+  const shl_attr *a = op_attr(v->def, "value");
+  return a && a->kind == AT_DENSE && a->u.dense.splat;
+}
+
 static shl_status leaf(builder *b, const shl_value *v, const fmap *m, const shl_type *space, uint32_t *node) {
   plan_ctx *pc = b->fb->pc;
+  uint32_t gj = def_index(b->fb, v);
+  const shl_value *idx;
+  if (gj != UINT32_MAX && b->fb->ops[gj].absorbed && row_gather(b->fb, b->fb->ops[gj].op, &idx))
+    return rows_leaf(b, b->fb->ops[gj].op, idx, node);
   uint32_t ext = ext_index(b, v);
   if (ext == UINT32_MAX) return st_oom();
   shl_dtype dt = type_storage_dtype(v->type);
   uint8_t loc;
   int32_t rank = space->rank;
   int64_t stride[KU_MAX_RANK] = {0}, vs[KU_MAX_RANK];
-  if (type_num_elements(v->type) == 1) {
+  if (type_num_elements(v->type) == 1 || splat_constant(v)) {
     loc = LOC_SCALAR;
   } else if (map_is_identity(m, v->type, space)) {
     loc = LOC_EXT;
@@ -740,6 +862,34 @@ static shl_status scratch_layout(plan_ctx *pc, fused_params *fp) {
   return st ? st : fuse_cache_new(pc, fp);
 }
 
+/* With one row per block, a reduction's row result is one value per
+ * chunk: f32 arithmetic reading it takes it as a scalar operand (the same
+ * results), and when every reader does, its tile holds just that value
+ * instead of a copy per element. */
+static bool scalar_reader(const fused_params *fp, const fnode *nd, uint32_t r) {
+  if (nd->kind != FN_EW || nd->eval != ew_binary_eval || !ew_binary_scalar_ok(nd->params)) return false;
+  uint32_t other = nd->in[0] == r ? nd->in[1] : nd->in[0];
+  return (nd->in[0] == r) != (nd->in[1] == r) && fp->nodes[other].kind != FN_REDUCE;
+}
+
+static void scalar_reads(fused_params *fp) {
+  if (fp->block_rows != 1) return;
+  for (uint32_t r = 0; r < fp->n_nodes; r++) {
+    fnode *red = &fp->nodes[r];
+    if (red->kind != FN_REDUCE || !red->consumed) continue;
+    bool all = true;
+    for (uint32_t k = r + 1; k < fp->n_nodes; k++) {
+      const fnode *nd = &fp->nodes[k];
+      if (nd->kind == FN_EW && (nd->in[0] == r || (nd->n_in > 1 && nd->in[1] == r) || (nd->n_in > 2 && nd->in[2] == r)))
+        all &= scalar_reader(fp, nd, r);
+    }
+    if (!all) continue;
+    red->scalar = true;
+    for (uint32_t k = r + 1; k < fp->n_nodes; k++)
+      if (scalar_reader(fp, &fp->nodes[k], r)) fp->nodes[k].eval = fp->nodes[k].in[0] == r ? ew_binary_eval_sa : ew_binary_eval_sb;
+  }
+}
+
 /* The group's kernel params and fused op site from its nodes. */
 static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint32_t n_out) {
   plan_ctx *pc = fb->pc;
@@ -766,7 +916,9 @@ static shl_status finish_group(fuse_block *fb, fgroup *g, const builder *b, uint
   g->site.n_in = b->n_in;
   g->site.n_out = n_out;
   ST_TRY(scratch_layout(pc, fp));
-  return fuse_prog_build(pc, fp);
+  scalar_reads(fp);
+  ST_TRY(fuse_prog_build(pc, fp));
+  return fuse_softmax_build(pc, fp);
 }
 
 /* The register program code of member o: f32 ops whose own kernels use
@@ -909,6 +1061,7 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
     o->group = -1;
     gr->gone = true;
   }
+  if (!st) absorb_gathers(fb);
   /* A view is materialised only for readers outside the groups. */
   for (uint32_t k = n; k-- > 0 && !st;) {
     fop *o = &fb->ops[k];
@@ -916,7 +1069,7 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
     o->dead = !o->needed;
     for (uint32_t u = 0; u < o->n_users; u++) {
       const fop *w = &fb->ops[o->users[u]];
-      o->dead &= w->member || (w->kind == FK_VIEW && w->dead);
+      o->dead &= w->member || w->absorbed || (w->kind == FK_VIEW && w->dead);
     }
   }
   for (uint32_t g = 0; g < fb->n_groups && !st; g++)
@@ -932,6 +1085,7 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
 fuse_action fuse_action_at(const fuse_block *fb, uint32_t i, const fuse_site **site) {
   const fop *o = &fb->ops[i];
   if (o->kind == FK_VIEW) return o->dead ? FUSE_SKIP : FUSE_KEEP;
+  if (o->absorbed) return FUSE_SKIP;
   if (!o->member) return FUSE_KEEP;
   const fgroup *g = &fb->groups[o->group];
   if (g->anchor != i) return FUSE_SKIP;

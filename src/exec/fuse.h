@@ -26,6 +26,7 @@ typedef enum {
   LOC_SCALAR, /* leaf: a tile filled with its one element once */
   LOC_ROWVAL, /* leaf: constant along rows; a tile filled per row block */
   LOC_FILL,   /* leaf: a tile gathered per chunk (general broadcast) */
+  LOC_ROWS,   /* leaf: a tile of table rows picked by an index input (a fused row gather) */
   LOC_TILE,   /* computed into a scratch tile, read in the same pass */
   LOC_ROW,    /* computed into a row buffer, read again by later passes */
   LOC_OUT,    /* computed into its output buffer (and read back from there) */
@@ -37,6 +38,7 @@ typedef struct {
   uint32_t avail;                 /* first pass in which the node's values exist */
   uint32_t first_pass, last_pass; /* passes in which nodes read it (leaves: when to fill) */
   bool consumed;    /* reductions: other nodes read the row results */
+  bool scalar;      /* consumed reductions: every reader takes the row result as a scalar (one row per block) */
   shl_dtype dt;
   uint32_t esz;
   uint32_t ext;     /* leaf: its input; reduction: its init value's input */
@@ -48,6 +50,11 @@ typedef struct {
   int32_t rank;
   const int64_t *dims;
   int64_t *pitch, *stride;
+  /* LOC_ROWS: element e is table (input ext) [clamp(idx[e / row_len])][e % row_len],
+   * idx being input idx_ext of dtype idx_dt */
+  uint32_t idx_ext;
+  shl_dtype idx_dt;
+  int64_t tab_rows, row_len;
   /* elementwise nodes */
   ew_eval_fn eval;
   const void *params;
@@ -74,12 +81,18 @@ typedef struct {
   ew_prog prog;
   uint32_t n_src;
   uint32_t *src_node;
+  /* Softmax groups run row by row instead (fuse_softmax.c); NULL otherwise. */
+  const struct fuse_softmax *softmax;
 } fused_params;
 
 extern const shl_kernel kernel_fused;
 
 /* Compiles fp's register program when the group has one (fuse_prog.c). */
 shl_status fuse_prog_build(plan_ctx *pc, fused_params *fp);
+
+/* Recognises a softmax group (sets fp->softmax) and runs one (fuse_softmax.c). */
+shl_status fuse_softmax_build(plan_ctx *pc, fused_params *fp);
+shl_status fuse_softmax_run(const fused_params *fp, shl_buf *const *in, shl_buf *const *out);
 
 /* Reserves the per-run cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 
 #include "fuse.h"
+#include "kernels/index_util.h"
 #include "kernels/kutil.h"
 
 enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
+enum { FUSE_AHEAD_MAX = 1 << 14 }; /* most elements of a row block prefetched a block ahead */
 
 /* A run state's scratch of one group. */
 typedef struct {
@@ -107,6 +109,22 @@ static void gather(const fnode *nd, const uint8_t *src, uint8_t *dst, int64_t e0
   }
 }
 
+/* The table row of group element e of a LOC_ROWS leaf (clamped, as gather clamps). */
+static const uint8_t *table_row(const fnode *nd, shl_buf *const *in, int64_t e) {
+  int64_t r = index_load(nd->idx_dt, (const uint8_t *)in[nd->idx_ext]->data + (size_t)(e / nd->row_len) * dtype_bytes(nd->idx_dt));
+  r = r < 0 ? 0 : r >= nd->tab_rows ? nd->tab_rows - 1 : r;
+  return (const uint8_t *)in[nd->ext]->data + (size_t)(r * nd->row_len) * nd->esz;
+}
+
+/* Group elements [e0, e0 + m) of a LOC_ROWS leaf, row piece by row piece. */
+static void gather_rows(const fnode *nd, shl_buf *const *in, uint8_t *dst, int64_t e0, int64_t m) {
+  for (int64_t e = e0; e < e0 + m;) {
+    int64_t c = e % nd->row_len, run = nd->row_len - c < e0 + m - e ? nd->row_len - c : e0 + m - e;
+    memcpy(dst + (size_t)(e - e0) * nd->esz, table_row(nd, in, e) + (size_t)c * nd->esz, (size_t)run * nd->esz);
+    e += run;
+  }
+}
+
 /* Fills a tile with per-row values (`vals` spaced 16 bytes) for the rows
  * of a block: each row's value over its part of the chunk. */
 static void fill_rows(const fused_params *fp, uint8_t *tile, size_t esz, const uint8_t *vals, int64_t nrows) {
@@ -129,24 +147,31 @@ static void *loc_ptr(const frun *f, const fnode *nd, uint8_t *scr, int64_t e0, i
 }
 
 /* Evaluates pass s over group elements [e0, e0 + m), which start at offset
- * c0 of their row block; folds use segments of `seg` elements (one per row). */
-static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64_t m, int64_t c0, int64_t seg) {
+ * c0 of their row block; folds use segments of `seg` elements (one per row).
+ * Group elements [pf, pf + pm) of every buffer read or written in place are
+ * requested meanwhile. */
+static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64_t m, int64_t c0, int64_t seg,
+                      int64_t pf, int64_t pm) {
   const fused_params *fp = f->fp;
   void **ptr = (void **)scr;
-  int64_t ahead = fp->n - e0 - m < m ? fp->n - e0 - m : m; /* elements of the next chunk */
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
-    bool streamed = nd->kind == FN_LEAF ? nd->loc == LOC_EXT && s >= nd->first_pass && s <= nd->last_pass
-                                        : nd->kind == FN_EW && nd->loc == LOC_OUT && nd->avail == s;
-    /* A thread's chunks follow each other in memory: the next chunk of
-     * every streamed buffer is requested while this one computes, or each
-     * chunk waits for memory with the arithmetic idle, then computes with
-     * memory idle.  (Inline: GCC 12 drops calls to a function that only
-     * prefetches, finding it const.) */
-    if (streamed && ahead > 0) {
+    bool streamed = nd->kind == FN_LEAF ? nd->loc == LOC_EXT : nd->kind == FN_EW && nd->loc == LOC_OUT;
+    /* Prefetching keeps memory busy while the arithmetic runs; without it
+     * each chunk (or row) waits for memory with the arithmetic idle, then
+     * computes with memory idle.  (Inline: GCC 12 drops calls to a
+     * function that only prefetches, finding it const.) */
+    if (nd->kind == FN_LEAF && nd->loc == LOC_ROWS && pm > 0)
+      for (int64_t e = pf; e < pf + pm;) {
+        int64_t c = e % nd->row_len, run = nd->row_len - c < pf + pm - e ? nd->row_len - c : pf + pm - e;
+        const uint8_t *p = table_row(nd, f->in, e) + (size_t)c * nd->esz;
+        for (size_t o = 0; o < (size_t)run * nd->esz; o += 64) __builtin_prefetch(p + o, 0, 3);
+        e += run;
+      }
+    if (streamed && pm > 0) {
       const shl_buf *b = nd->kind == FN_EW ? f->out[nd->out] : f->in[nd->ext];
-      const uint8_t *p = (const uint8_t *)b->data + (size_t)(e0 + m) * nd->esz;
-      size_t bytes = (size_t)ahead * nd->esz;
+      const uint8_t *p = (const uint8_t *)b->data + (size_t)pf * nd->esz;
+      size_t bytes = (size_t)pm * nd->esz;
       if (nd->kind == FN_EW)
         for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 1, 3);
       else
@@ -156,6 +181,8 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
       if (nd->loc == LOC_EXT) ptr[k] = (uint8_t *)f->in[nd->ext]->data + (size_t)e0 * nd->esz;
       else if (nd->loc == LOC_FILL && s >= nd->first_pass && s <= nd->last_pass)
         gather(nd, f->in[nd->ext]->data, scr + nd->off, e0, m);
+      else if (nd->loc == LOC_ROWS && s >= nd->first_pass && s <= nd->last_pass)
+        gather_rows(nd, f->in, scr + nd->off, e0, m);
     } else if (nd->kind == FN_EW) {
       if (nd->avail == s) {
         const void *args[3];
@@ -191,10 +218,18 @@ static void setup(const frun *f, uint8_t *scr, int t) {
   *ready = true;
 }
 
-/* Rows [r0, r0 + nrows) of a block, pass by pass. */
-static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
+/* Rows [r0, r0 + nrows) of a block, pass by pass.  Blocks that fit in L2
+ * prefetch the thread's next block (rows up to r_end) a slice per chunk
+ * over all the passes, so that memory stays busy during the passes that
+ * only compute and the first pass of the next block finds its rows in
+ * cache; longer blocks (one pass) prefetch the next chunk. */
+static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows, int64_t r_end) {
   const fused_params *fp = f->fp;
-  int64_t len = nrows * fp->cols;
+  int64_t len = nrows * fp->cols, e_end = r_end * fp->cols;
+  int64_t next = r_end - r0 - nrows < fp->block_rows ? r_end - r0 - nrows : fp->block_rows;
+  int64_t pf0 = (r0 + nrows) * fp->cols, pf_len = next * fp->cols;
+  int64_t steps = (int64_t)fp->n_passes * ((len + fp->chunk - 1) / fp->chunk), step = 0;
+  bool by_block = len <= FUSE_AHEAD_MAX;
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
     if (nd->kind != FN_LEAF || nd->loc != LOC_ROWVAL) continue;
@@ -210,8 +245,15 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
       if (nd->kind == FN_REDUCE && nd->avail == s + 1)
         for (int64_t j = 0; j < nrows; j++) memcpy(scr + fp->acc_off + nd->acc + 16 * j, f->in[nd->ext]->data, nd->esz);
     }
-    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk)
-      run_chunk(f, scr, s, r0 * fp->cols + c0, len - c0 < fp->chunk ? len - c0 : fp->chunk, c0, fp->cols);
+    for (int64_t c0 = 0; c0 < len; c0 += fp->chunk, step++) {
+      int64_t e0 = r0 * fp->cols + c0, m = len - c0 < fp->chunk ? len - c0 : fp->chunk;
+      int64_t a = pf0 + pf_len * step / steps, b = pf0 + pf_len * (step + 1) / steps;
+      if (!by_block) {
+        a = e0 + m;
+        b = e_end - a < m ? e_end : a + m;
+      }
+      run_chunk(f, scr, s, e0, m, c0, fp->cols, a, b - a);
+    }
     for (uint32_t k = 0; k < fp->n_nodes; k++) {
       const fnode *nd = &fp->nodes[k];
       if (nd->kind != FN_REDUCE || nd->avail != s + 1) continue;
@@ -219,7 +261,8 @@ static void run_block(const frun *f, uint8_t *scr, int64_t r0, int64_t nrows) {
       if (nd->out >= 0)
         for (int64_t j = 0; j < nrows; j++)
           memcpy((uint8_t *)f->out[nd->out]->data + (size_t)(r0 + j) * nd->esz, acc + 16 * j, nd->esz);
-      if (nd->consumed) fill_rows(fp, scr + nd->off, nd->esz, acc, nrows);
+      if (nd->scalar) memcpy(scr + nd->off, acc, nd->esz);
+      else if (nd->consumed) fill_rows(fp, scr + nd->off, nd->esz, acc, nrows);
     }
   }
 }
@@ -228,9 +271,10 @@ static void work_rows(const frun *f, uint8_t *scr, int t, int nt) {
   const fused_params *fp = f->fp;
   setup(f, scr, t);
   int64_t blocks = (fp->rows + fp->block_rows - 1) / fp->block_rows;
-  for (int64_t b = blocks * t / nt; b < blocks * (t + 1) / nt; b++) {
+  int64_t b1 = blocks * (t + 1) / nt, r_end = b1 * fp->block_rows < fp->rows ? b1 * fp->block_rows : fp->rows;
+  for (int64_t b = blocks * t / nt; b < b1; b++) {
     int64_t r0 = b * fp->block_rows;
-    run_block(f, scr, r0, fp->rows - r0 < fp->block_rows ? fp->rows - r0 : fp->block_rows);
+    run_block(f, scr, r0, fp->rows - r0 < fp->block_rows ? fp->rows - r0 : fp->block_rows, r_end);
   }
 }
 
@@ -244,9 +288,11 @@ static void work_split(const frun *f, uint8_t *scr, int t, int nt) {
     if (nd->kind == FN_REDUCE) ew_fold_identity(nd->binop, nd->dt, scr + fp->acc_off + nd->acc);
   }
   int64_t chunks = fp->chunk ? (fp->n + fp->chunk - 1) / fp->chunk : 0;
-  for (int64_t c = chunks * t / nt; c < chunks * (t + 1) / nt; c++) {
-    int64_t e0 = c * fp->chunk;
-    run_chunk(f, scr, 0, e0, fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk, e0, fp->n);
+  int64_t c1 = chunks * (t + 1) / nt, e_end = c1 * fp->chunk < fp->n ? c1 * fp->chunk : fp->n;
+  for (int64_t c = chunks * t / nt; c < c1; c++) {
+    /* the thread's next chunk is requested while this one computes */
+    int64_t e0 = c * fp->chunk, m = fp->n - e0 < fp->chunk ? fp->n - e0 : fp->chunk;
+    run_chunk(f, scr, 0, e0, m, e0, fp->n, e0 + m, e_end - e0 - m < m ? e_end - e0 - m : m);
   }
 }
 
@@ -318,6 +364,7 @@ static shl_status run_prog(const frun *f) {
 
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const fused_params *fp = po->params;
+  if (fp->softmax) return fuse_softmax_run(fp, in, out);
   fuse_cache **c = (fuse_cache **)exec_state(ec, fp->cache_id);
   if (!*c && !(*c = calloc(1, sizeof **c))) return st_oom();
   frun f = {fp, in, out, *c};

@@ -2,6 +2,7 @@
  * control flow; the op families live in lower_linalg_{ew,shape,dot}.c. */
 #include "passes/lower_linalg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,41 @@ void ll_generic_outs_open(ll_emit *e, const shl_op *op, const shl_type *rt, cons
   pr_printf(&e->pr, ": %s):", et);
 }
 
+
+/* Work (elements computed) from which an op is split across threads: below,
+ * waking the threads costs more than it saves. */
+#define LL_PARALLEL_MIN ((int64_t)1 << 17)
+/* Tiles per parallel op: enough for an even share on a few cores. */
+#define LL_PARALLEL_TILES 64
+
+void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work) {
+  if (!e->parallel || rank < 1 || dims[0] < 2 || work < LL_PARALLEL_MIN) return;
+  char type[64 * 21 + 32];
+  size_t n = (size_t)snprintf(type, sizeof type, "tensor<");
+  for (int k = 0; k < rank && n < sizeof type; k++) n += (size_t)snprintf(type + n, sizeof type - n, "%lldx", (long long)dims[k]);
+  if (n >= sizeof type || (size_t)snprintf(type + n, sizeof type - n, "%s>", et) >= sizeof type - n) return;
+  /* One step per type (fused ops keep their consumer's result type). */
+  char key[sizeof type + 32];
+  snprintf(key, sizeof key, "filter_result_type = %s in", type);
+  if (e->sched.buf && strstr(e->sched.buf, key)) return;
+  int64_t tiles = dims[0] < LL_PARALLEL_TILES ? dims[0] : LL_PARALLEL_TILES;
+  int64_t tile = (dims[0] + tiles - 1) / tiles;
+  uint32_t k = e->n_sched++;
+  pr_printf(&e->sched,
+            "\n    %%m%u = transform.structured.match ops{[\"linalg.generic\", \"linalg.transpose\"]} %s %%root"
+            " : (!transform.any_op) -> !transform.any_op"
+            "\n    transform.foreach %%m%u : !transform.any_op {"
+            "\n    ^bb0(%%op: !transform.any_op):"
+            "\n      %%t, %%f = transform.structured.tile_using_forall %%op tile_sizes [%lld]"
+            " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)"
+            "\n    }",
+            k, key, k, (long long)tile);
+}
+
+void ll_parallel_type(ll_emit *e, const shl_type *t) {
+  if (t->kind == TY_TENSOR && type_is_static(t) && ll_native_dtype(t->dtype))
+    ll_parallel(e, t->dims, t->rank, ll_dtype(t->dtype), type_num_elements(t));
+}
 
 shl_status ll_refuse(const shl_op *op, const char *why) {
   return op_error(op, SHLOC_ERR_UNSUPPORTED, "cannot be lowered to linalg yet: %s", why);
@@ -593,7 +629,10 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   *out = NULL;
   *out_len = 0;
   ST_TRY(lower_custom_calls_but_checks(m));
-  ll_emit e = {.top = m->top->regions[0].blocks[0], .func_prefix = opts && opts->func_prefix ? opts->func_prefix : ""};
+  ll_emit e = {.top = m->top->regions[0].blocks[0],
+               .func_prefix = opts && opts->func_prefix ? opts->func_prefix : "",
+               .parallel = opts && opts->schedule};
+  if (e.parallel) *opts->schedule = NULL;
   e.globals.indent = 1;
   pr_puts(&e.pr, "module {");
   e.pr.indent = 1;
@@ -609,11 +648,30 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");
-  if (!st && (e.pr.oom || e.globals.oom)) st = st_oom();
+  if (!st && e.n_sched)
+    pr_puts(&e.sched, "\n    transform.yield\n  }\n}\n");
+  if (!st && (e.pr.oom || e.globals.oom || e.sched.oom)) st = st_oom();
   free(e.globals.buf);
   if (st) {
     free(e.pr.buf);
+    free(e.sched.buf);
     return st;
+  }
+  if (e.n_sched) {
+    /* The steps were written without their module: prepend it. */
+    shl_printer sc = {0};
+    pr_puts(&sc, "// Tiling schedule of `shloc compile` (transform dialect): large elementwise,\n"
+                 "// transpose and split-reduction ops become scf.forall loops, run by OpenMP threads.\n"
+                 "module attributes {transform.with_named_sequence} {\n"
+                 "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {");
+    pr_putn(&sc, e.sched.buf, e.sched.len);
+    free(e.sched.buf);
+    if (sc.oom) {
+      free(sc.buf);
+      free(e.pr.buf);
+      return st_oom();
+    }
+    *opts->schedule = sc.buf;
   }
   *out = e.pr.buf;
   *out_len = e.pr.len;

@@ -23,6 +23,10 @@ typedef struct {
    * or other modules' functions; NULL = none.  External declarations (custom
    * calls, runtime functions) keep their names. */
   const char *func_prefix;
+  /* Non-NULL: *schedule gets the transform-dialect module that tiles the
+   * large ops into scf.forall loops for threads (malloc'd; NULL when no op
+   * is large enough), the module `shloc compile` preloads. */
+  char **schedule;
 } pass_lower_linalg_options;
 
 /* pass_lower_linalg with options (NULL = defaults). */

@@ -68,6 +68,9 @@ static uint32_t operand(ll_emit *e, const shl_value *v, const int64_t *perm) {
   }
   uint32_t src = 0;
   if (!identity) {
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++) n *= pd[i];
+    ll_parallel(e, pd, t->rank, ll_dtype(t->dtype), n);
     uint32_t empty = ll_fresh(e);
     src = ll_fresh(e);
     pr_newline(&e->pr);

@@ -206,6 +206,7 @@ shl_status ll_inline_body(ll_emit *e, const shl_op *op, const shl_block *b, cons
  * operands); StableHLO's block takes (accumulators..., elements...),
  * linalg's (elements..., accumulators...). */
 shl_status ll_reduce(ll_emit *e, const shl_op *op) {
+  if (ll_reduce_split(e, op)) return NULL;
   uint32_t n = op->n_results;
   if (n == 0 || n > LL_MAX_RANK || op->n_operands != 2 * n) return ll_refuse(op, "unexpected reduce operands");
   if (op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != 2 * n)
@@ -300,6 +301,7 @@ shl_status ll_map_op(ll_emit *e, const shl_op *op) {
   if (n > LL_MAX_RANK || op->n_regions != 1 || op->regions[0].n_blocks != 1 || op->regions[0].blocks[0]->n_args != n)
     return ll_refuse(op, "unexpected map body");
   uint32_t empty = ll_empty(e, rt);
+  ll_parallel_type(e, rt);
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");

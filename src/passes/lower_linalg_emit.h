@@ -15,6 +15,9 @@ typedef struct {
   uint64_t check_dtypes;   /* element types (bit per shl_dtype) whose check runtime function is called */
   unsigned gemm_dtypes;    /* bit 0: shloc_rt_gemm_f32 is called, bit 1: shloc_rt_gemm_f64 */
   unsigned libm_used;      /* libm functions called (ll_libm_call) */
+  bool parallel;           /* write the tiling schedule (ll_parallel) */
+  shl_printer sched;       /* its match-and-tile steps, one per result type */
+  uint32_t n_sched;
 } ll_emit;
 
 /* A value's scratch id with this bit holds its own temporary number even
@@ -65,12 +68,24 @@ uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
 uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);
 uint32_t ll_cst_float(ll_emit *e, const char *v, shl_dtype dt);
 uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtype dt);
+/* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
+ * elementwise fusion) as worth splitting across threads when `work`
+ * elements are computed: the compile schedule tiles them into scf.forall
+ * over dimension 0 (lower_linalg.c). */
+void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
+/* ll_parallel for an elementwise result. */
+void ll_parallel_type(ll_emit *e, const shl_type *t);
+/* A float reduce over trailing dimensions as lane partials + a final fold
+ * (lower_linalg_split.c); false (nothing written) when it does not apply. */
+bool ll_reduce_split(ll_emit *e, const shl_op *op);
 /* Op families. */
 bool ll_is_elementwise(const shl_op *op);
 shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_gather(ll_emit *e, const shl_op *op);
+/* Row scatters (x.at[idx] with whole rows) -> scf.for (lower_linalg_scatter.c). */
+shl_status ll_scatter_rows(ll_emit *e, const shl_op *op);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
 shl_status ll_map_op(ll_emit *e, const shl_op *op);

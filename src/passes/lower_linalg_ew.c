@@ -382,6 +382,7 @@ shl_status ll_elementwise(ll_emit *e, const shl_op *op) {
   uint32_t main_arg = op_is(op, OP_SELECT) || op_is(op, OP_CLAMP) ? 1 : 0;
   shl_dtype dt = op->operands[main_arg]->type->dtype;
   uint32_t empty = ll_empty(e, rt);
+  ll_parallel_type(e, rt);
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");

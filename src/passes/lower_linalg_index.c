@@ -267,6 +267,7 @@ shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled) {
   case OP_DYNAMIC_SLICE: return dynamic_slice(e, op);
   case OP_DYNAMIC_UPDATE_SLICE: return dynamic_update_slice(e, op);
   case OP_GATHER: return ll_gather(e, op);
+  case OP_SCATTER: return ll_scatter_rows(e, op);
   default: *handled = false; return NULL;
   }
 }

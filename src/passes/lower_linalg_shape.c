@@ -70,6 +70,7 @@ static shl_status transpose(ll_emit *e, const shl_op *op) {
   ST_TRY(ints_attr(op, "permutation", perm, &n));
   const shl_type *rt = op->results[0].type;
   uint32_t empty = ll_empty(e, rt);
+  ll_parallel_type(e, rt);
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.transpose ");

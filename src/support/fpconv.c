@@ -49,6 +49,28 @@ static bool have_f16c(void) {
 #define HAVE_F16C_PATH 1
 #endif
 
+/* bf16_to_f32 / f32_to_bf16 without branches, so that the loops vectorise
+ * (the same bits for every input; decoder-style bf16 weights are converted
+ * on every run). */
+static void bf16_to_f32_loop(const uint16_t *restrict s, float *restrict d, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x = (uint32_t)s[i] << 16;
+    x |= (x & 0x7FFFFFFFu) > 0x7F800000u ? 0x400000u : 0; /* converting quiets a NaN */
+    memcpy(d + i, &x, sizeof x);
+  }
+}
+
+static void f32_to_bf16_loop(const float *restrict s, uint16_t *restrict d, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; i++) {
+    uint32_t x;
+    memcpy(&x, s + i, sizeof x);
+    uint32_t r = (x + 0x7FFFu + ((x >> 16) & 1)) >> 16, q = (x >> 16) | 0x40;
+    d[i] = (uint16_t)((x & 0x7FFFFFFFu) > 0x7F800000u ? q : r);
+  }
+}
+
 /* Formats without a dedicated loop (f8, f6, f4 and the rest): one loop per
  * dtype, each instantiated with that dtype's constant layout so the
  * compiler folds the layout into the rounding code.  Exactly one of d64 /
@@ -124,16 +146,8 @@ void fp_to_f32_n(shl_dtype t, const void *src, float *dst, size_t n) {
       for (size_t i = 0; i < n; i++) dst[i] = f16_to_f32(s[i]);
       return;
     }
-    case DT_BF16: {
-      const uint16_t *s = src;
-      for (size_t i = 0; i < n; i++) dst[i] = bf16_to_f32(s[i]);
-      return;
-    }
-    case DT_F32: {
-      const float *s = src;
-      for (size_t i = 0; i < n; i++) dst[i] = s[i];
-      return;
-    }
+    case DT_BF16: bf16_to_f32_loop(src, dst, n); return;
+    case DT_F32: memcpy(dst, src, n * sizeof *dst); return;
     case DT_TF32: {
       const uint32_t *s = src;
       for (size_t i = 0; i < n; i++) dst[i] = fp_bits_f32(s[i] & ~0x1FFFu);
@@ -161,16 +175,8 @@ void fp_from_f32_n(shl_dtype t, const float *src, void *dst, size_t n) {
       for (size_t i = 0; i < n; i++) d[i] = f32_to_f16(src[i]);
       return;
     }
-    case DT_BF16: {
-      uint16_t *d = dst;
-      for (size_t i = 0; i < n; i++) d[i] = f32_to_bf16(src[i]);
-      return;
-    }
-    case DT_F32: {
-      float *d = dst;
-      for (size_t i = 0; i < n; i++) d[i] = src[i];
-      return;
-    }
+    case DT_BF16: f32_to_bf16_loop(src, dst, n); return;
+    case DT_F32: memcpy(dst, src, n * sizeof *src); return;
     case DT_TF32: {
       uint32_t *d = dst;
       for (size_t i = 0; i < n; i++) d[i] = f32_to_tf32(src[i]);

@@ -4,6 +4,9 @@
 #  1. tests/data/compile/dot_layouts.mlir (BLAS call-outs, with operand
 #     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
+#  1b. tests/data/compile/reduce_split.mlir (split float reductions, tiles on
+#     OpenMP threads) and scatter_rows.mlir (native row scatters) pass their
+#     own checks, and fail with a wrong expectation;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
 #     tests/data/compile/checks.mlir passes;
@@ -109,6 +112,25 @@ fin = np.isfinite(er)
 assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max()
 print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
 PY
+
+# 1b. Split float reductions (NaN, -0, f64, several/all dimensions) and
+# large ops tiled for OpenMP threads (two of them even on one core).
+"$SHLOC" compile "$DATA/reduce_split.mlir" -o "$tmp/rs" --keep "$tmp/rs_keep" $LINK || fail "compiling reduce_split.mlir"
+n=$(grep -c "transform.structured.tile_using_forall" "$tmp/rs_keep/schedule.mlir")
+[ "$n" = 2 ] || fail "reduce_split: expected 2 tiling steps in the schedule, got $n"
+grep -q "__kmpc_fork_call" "$tmp/rs_keep/module.ll" || fail "reduce_split: no OpenMP loop in the LLVM IR"
+OMP_NUM_THREADS=2 "$tmp/rs" --quiet || fail "reduce_split.mlir: a check failed"
+sed 's/dense<2016.0>/dense<2017.0>/' "$DATA/reduce_split.mlir" >"$tmp/rs_bad.mlir"
+"$SHLOC" compile "$tmp/rs_bad.mlir" -o "$tmp/rs_bad" $LINK || fail "compiling rs_bad.mlir"
+"$tmp/rs_bad" --quiet 2>/dev/null && fail "reduce_split: a wrong full sum passed"
+echo "ok: split reductions and threaded tiles"
+"$SHLOC" compile "$DATA/scatter_rows.mlir" -o "$tmp/sr" --keep "$tmp/sr_keep" $LINK || fail "compiling scatter_rows.mlir"
+grep -q "shloc_rt_op" "$tmp/sr_keep/lowered.mlir" && fail "scatter_rows: a scatter was called out"
+"$tmp/sr" --quiet || fail "scatter_rows.mlir: a check failed"
+sed 's/\[5.0, 7.0, 9.0\]/[4.0, 7.0, 9.0]/' "$DATA/scatter_rows.mlir" >"$tmp/sr_bad.mlir"
+"$SHLOC" compile "$tmp/sr_bad.mlir" -o "$tmp/sr_bad" $LINK || fail "compiling sr_bad.mlir"
+"$tmp/sr_bad" --quiet 2>/dev/null && fail "scatter_rows: a wrong row passed"
+echo "ok: row scatters"
 
 # 2. The check runtime.
 "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/checks" $LINK || fail "compiling checks.mlir"

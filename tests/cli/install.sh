@@ -40,7 +40,7 @@ soname=$(objdump -p "$L/libshloc.so" | awk '/SONAME/ {print $2}')
 case $soname in libshloc.so.[0-9]*) ;; *) fail "soname is '$soname'";; esac
 [ -e "$L/$soname" ] || fail "no $soname in $L"
 # (_mlir_ciface_shloc_rt_*: the run-time functions of aot_runtime.h as upstream's C wrappers call them)
-extra=$(nm -D --defined-only "$L/libshloc.so" | awk '{print $3}' | grep -v -E '^(shloc_|XLA_FFI_|XlaCustomCall|_mlir_ciface_shloc_rt_|memrefCopy$)' || true)
+extra=$(nm -D --defined-only "$L/libshloc.so" | awk '{print $3}' | grep -v -E '^(shloc_|XLA_FFI_|XlaCustomCall|_mlir_ciface_shloc_rt_|_mlir_memref_to_llvm_|memrefCopy$)' || true)
 [ -z "$extra" ] || fail "libshloc.so exports non-API symbols: $(echo $extra | head -c 300)"
 nm -D --defined-only "$L/libshloc.so" | grep -q ' T shloc_executable_run$' || fail "shloc_executable_run not exported"
 "$P/bin/shloc" check "$SRC/examples/demo/model.mlir" >/dev/null || fail "installed shloc check failed"

@@ -152,11 +152,42 @@ static void npy_io(void **state) {
   rmdir(dir);
 }
 
+/* The heap of compiled code: small blocks honour the alignment; a freed big
+ * block comes back for the next allocation of that size (no fresh pages),
+ * 2 MiB aligned, and is not handed out twice while live. */
+static void heap_reuses_big_blocks(void **state) {
+  (void)state;
+  char *small = _mlir_memref_to_llvm_aligned_alloc(64, 100);
+  assert_non_null(small);
+  assert_int_equal((uintptr_t)small % 64, 0);
+  memset(small, 1, 100);
+  _mlir_memref_to_llvm_free(small);
+  size_t big = (size_t)5 << 20;
+  char *a = _mlir_memref_to_llvm_aligned_alloc(64, big);
+  assert_non_null(a);
+  assert_int_equal((uintptr_t)a % (2u << 20), 0);
+  a[0] = 1;
+  a[big - 1] = 2;
+  char *b = _mlir_memref_to_llvm_alloc(big);
+  assert_non_null(b);
+  assert_ptr_not_equal(a, b);
+  _mlir_memref_to_llvm_free(a);
+  char *c = _mlir_memref_to_llvm_alloc(big - 100);
+  assert_ptr_equal(c, a); /* the cached block */
+  assert_int_equal(c[big - 1], 2);
+  char *d = _mlir_memref_to_llvm_alloc(big / 4); /* far smaller: not that block */
+  assert_ptr_not_equal(d, a);
+  _mlir_memref_to_llvm_free(b);
+  _mlir_memref_to_llvm_free(c);
+  _mlir_memref_to_llvm_free(d);
+  _mlir_memref_to_llvm_free(NULL);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(check_counts_and_messages), cmocka_unit_test(check_strided_and_nan),
       cmocka_unit_test(gemm_by_hand),              cmocka_unit_test(memref_copy_strided),
-      cmocka_unit_test(npy_io),
+      cmocka_unit_test(npy_io),                    cmocka_unit_test(heap_reuses_big_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

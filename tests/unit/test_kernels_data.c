@@ -229,6 +229,54 @@ static void test_scatter_fast_ops(void **state) {
            EQ("%rest", "[-1.0, 3.0, 4.0, 5.0]", "tensor<4xf16>"));
 }
 
+/* A scatter large enough to be split between threads by result rows:
+ * two-row windows that straddle the split and the edges (starts -1 and 999
+ * keep one row, -2 and 1000 none), repeated rows, updates whose sums depend
+ * on their order.  Reference: the same scatter with a two-op body, which
+ * runs the region serially in scatter order. */
+#define BIG_SCATTER(name, body)                                                                                \
+  "  " name " = \"stablehlo.scatter\"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<"              \
+  "update_window_dims = [1, 2], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"                \
+  "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n" body "  }) : (tensor<1000x64xf32>, tensor<3000x1xi32>, "          \
+  "tensor<3000x2x64xf32>) -> tensor<1000x64xf32>\n"
+
+static void test_scatter_threads(void **state) {
+  (void)state;
+  expect_pass("  %z = stablehlo.constant dense<0.25> : tensor<f32>\n"
+              "  %a = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<1000x64xf32>\n"
+              "  %n = stablehlo.iota dim = 0 : tensor<3000x1xi32>\n"
+              "  %p = stablehlo.constant dense<7919> : tensor<3000x1xi32>\n"
+              "  %m = stablehlo.constant dense<1003> : tensor<3000x1xi32>\n"
+              "  %two = stablehlo.constant dense<2> : tensor<3000x1xi32>\n"
+              "  %np = stablehlo.multiply %n, %p : tensor<3000x1xi32>\n"
+              "  %r = stablehlo.remainder %np, %m : tensor<3000x1xi32>\n"
+              "  %i = stablehlo.subtract %r, %two : tensor<3000x1xi32>\n"
+              "  %f = stablehlo.iota dim = 2 : tensor<3000x2x64xf32>\n"
+              "  %g = stablehlo.iota dim = 0 : tensor<3000x2x64xf32>\n"
+              "  %h = stablehlo.add %f, %g : tensor<3000x2x64xf32>\n"
+              "  %u = stablehlo.sine %h : tensor<3000x2x64xf32>\n"
+              BIG_SCATTER("%fast", "    %s = stablehlo.add %x, %y : tensor<f32>\n    stablehlo.return %s : tensor<f32>\n")
+              BIG_SCATTER("%slow", "    %s = stablehlo.add %x, %y : tensor<f32>\n    %t = stablehlo.negate %s : tensor<f32>\n"
+                                   "    %v = stablehlo.negate %t : tensor<f32>\n    stablehlo.return %v : tensor<f32>\n")
+              "  stablehlo.custom_call @check.expect_eq(%fast, %slow) {has_side_effect = true} : "
+              "(tensor<1000x64xf32>, tensor<1000x64xf32>) -> ()\n"
+              /* Counting: 3000 windows of two rows; the starts are -2 and 1000
+               * three times each (no row lands) and -1 and 999 three times each
+               * (one row lands), so 6000 - 12 - 6 = 5982 rows of 64 land. */
+              "  %one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+              "  %ones = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<3000x2x64xf32>\n"
+              "  %a0 = stablehlo.constant dense<0.0> : tensor<1000x64xf32>\n"
+              "  %cnt = \"stablehlo.scatter\"(%a0, %i, %ones) <{scatter_dimension_numbers = #stablehlo.scatter<"
+              "update_window_dims = [1, 2], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({\n"
+              "  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %s = stablehlo.add %x, %y : tensor<f32>\n"
+              "    stablehlo.return %s : tensor<f32>\n  }) : (tensor<1000x64xf32>, tensor<3000x1xi32>, "
+              "tensor<3000x2x64xf32>) -> tensor<1000x64xf32>\n"
+              "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+              "  %tot = stablehlo.reduce(%cnt init: %zero) applies stablehlo.add across dimensions = [0, 1] : "
+              "(tensor<1000x64xf32>, tensor<f32>) -> tensor<f32>\n"
+              EQ("%tot", "382848.0", "tensor<f32>"));
+}
+
 /* Windows: a partly out-of-bounds window keeps its in-bounds elements (the spec's per-element rule). */
 static void test_scatter_windows(void **state) {
   (void)state;
@@ -337,6 +385,7 @@ int main(void) {
       cmocka_unit_test(test_gather),
       cmocka_unit_test(test_scatter_fast_ops),
       cmocka_unit_test(test_scatter_windows),
+      cmocka_unit_test(test_scatter_threads),
       cmocka_unit_test(test_scatter_multi_and_batching),
       cmocka_unit_test(test_rng),
       cmocka_unit_test(test_tuples),

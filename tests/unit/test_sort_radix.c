@@ -23,8 +23,10 @@
 typedef enum { K_F32, K_F64, K_I32, K_I64, K_U8 } key_type;
 
 /* Comparators: JAX's (-0 -> +0, NaN -> one NaN, LT TOTALORDER), LT FLOAT,
- * LT TOTALORDER on raw values, GT SIGNED, LT SIGNED, LT UNSIGNED. */
-typedef enum { C_JAX, C_FLOAT, C_TOTAL, C_GT, C_LT, C_ULT } cmp_kind;
+ * LT TOTALORDER on raw values, GT SIGNED, LT SIGNED, LT UNSIGNED, and
+ * GT FLOAT of the negated values (LT FLOAT in meaning, but not recognised:
+ * the general path, whose merges the threads share). */
+typedef enum { C_JAX, C_FLOAT, C_TOTAL, C_GT, C_LT, C_ULT, C_NEG } cmp_kind;
 
 typedef struct {
   key_type kt;
@@ -100,6 +102,12 @@ static char *module_text(const sort_case *c) {
                     dir[c->ck], ty[c->ck], t, t);
       break;
     }
+    case C_NEG:
+      n += snprintf(o + n, CAP - n,
+                    "    %%na = stablehlo.negate %%a : tensor<%s>\n    %%nb = stablehlo.negate %%b : tensor<%s>\n"
+                    "    %%r = stablehlo.compare GT, %%na, %%nb, FLOAT : (tensor<%s>, tensor<%s>) -> tensor<i1>\n",
+                    t, t, t, t);
+      break;
   }
   n += snprintf(o + n, CAP - n,
                 "    stablehlo.return %%r : tensor<i1>\n"
@@ -187,7 +195,8 @@ static bool before(const sort_case *c, const void *keys, int64_t e, int64_t f) {
       b = y != y ? qnan : y == 0 ? 0 : b;
       return total_key(a, bits) < total_key(b, bits);
     }
-    case C_FLOAT: return float_value(c, keys, e) < float_value(c, keys, f);
+    case C_FLOAT:
+    case C_NEG: return float_value(c, keys, e) < float_value(c, keys, f);
     case C_TOTAL: return total_key(float_bits(c, keys, e), bits) < total_key(float_bits(c, keys, f), bits);
     case C_GT:
     case C_LT:
@@ -326,10 +335,28 @@ static void test_many_slices(void **state) {
   run_cases(cases, sizeof cases / sizeof *cases);
 }
 
+/* A comparator that is not recognised (no NaNs among the keys: with them
+ * it is no strict weak order and the merge order would matter): long slices
+ * whose merges the threads share, strided ones, several slices, ties of
+ * +0 and -0 that only stability orders, and lengths around the threshold. */
+static void test_general_comparator(void **state) {
+  (void)state;
+  static const sort_case cases[] = {
+      {K_F32, C_NEG, 1, {40003}, 0, true, 2, 0},
+      {K_F32, C_NEG, 1, {40003}, 0, false, 2, 7},
+      {K_F64, C_NEG, 2, {20011, 3}, 0, true, 2, 9},
+      {K_F32, C_NEG, 2, {3, 5000}, 1, true, 0, 0},
+      {K_F32, C_NEG, 1, {4096}, 0, true, 2, 5},
+      {K_F32, C_NEG, 1, {4095}, 0, true, 2, 5},
+  };
+  run_cases(cases, sizeof cases / sizeof *cases);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shared_slices),
       cmocka_unit_test(test_many_slices),
+      cmocka_unit_test(test_general_comparator),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

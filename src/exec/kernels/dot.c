@@ -16,6 +16,7 @@
 
 #include "dot_algorithm.h"
 #include "gemm.h"
+#include "gemm_small.h"
 #include "mathlib.h"
 #include "kutil.h"
 #include "strided.h"
@@ -109,10 +110,12 @@ static void side_setup(const shl_type *t, const int64_t *ob, int32_t nb, const i
   s->cs = 1;
 }
 
-/* Small products run as a plain loop (k ascending, separate multiply and
- * add, no FMA), which is how XLA:CPU evaluates small dots; results with
- * cancellation then agree to the last bit. */
-enum { NAIVE_MAX_WORK = 1 << 15, PAR_MIN_WORK = 1 << 18 };
+/* Products of at most NAIVE_MAX_WORK multiply-adds sum as XLA:CPU does for
+ * small dots (k ascending, separate multiply and add, no FMA; gemm_small.h),
+ * so that results with cancellation agree to the last bit.  Batches of them
+ * go to the threads from PAR_MIN_WORK multiply-adds in all, in pieces of at
+ * least PIECE_MIN_WORK (waking a thread costs microseconds). */
+enum { NAIVE_MAX_WORK = 1 << 15, PAR_MIN_WORK = 1 << 18, PIECE_MIN_WORK = 1 << 16 };
 
 static shl_status dot_setup(plan_ctx *pc, const shl_op *op, const int64_t *lb, size_t nlb, const int64_t *rb, size_t nrb,
                             const int64_t *lc, size_t nlc, const int64_t *rc, size_t nrc, void **params) {
@@ -275,8 +278,12 @@ static void int_product(const dot_params *p, bool pred, const uint64_t *A, const
 static void loop_product(const dot_params *p, bool pred, const void *a, const void *bm, void *c) {
   int64_t ars = p->lhs.rs, acs = p->lhs.cs, brs = p->rhs.rs, bcs = p->rhs.cs;
   switch (p->ck) {
-    case CK_F32: NAIVE_GEMM(float); break;
-    case CK_F64: NAIVE_GEMM(double); break;
+    case CK_F32:
+    case CK_F64: {
+      gemm_small_shape g = {p->M, p->N, p->K, ars, acs, brs, bcs};
+      gemm_small(p->ck, &g, a, bm, c);
+      break;
+    }
     case CK_C64: NAIVE_GEMM(float complex); break;
     case CK_C128: NAIVE_GEMM(double complex); break;
     default: int_product(p, pred, a, bm, c); break;
@@ -287,7 +294,8 @@ static void run_batches(const dot_params *p, bool pred, const uint8_t *A, const 
   size_t es = ku_ck_bytes(p->ck);
   int64_t mn = p->M * p->N;
   if (!p->blas) {
-#pragma omp parallel for schedule(static) if (p->B > 1 && p->B * mn * p->K > PAR_MIN_WORK)
+    int64_t piece = PIECE_MIN_WORK / (mn * p->K) + 1;
+#pragma omp parallel for schedule(dynamic, piece) if (p->B > 1 && p->B * mn * p->K > PAR_MIN_WORK)
     for (int64_t b = 0; b < p->B; b++)
       loop_product(p, pred, A + (size_t)batch_offset(p, p->lhs.bst, b) * es,
                    Bm + (size_t)batch_offset(p, p->rhs.bst, b) * es, C + (size_t)(b * mn) * es);

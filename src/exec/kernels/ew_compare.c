@@ -271,10 +271,19 @@ static shl_status iota_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, 
   shl_dtype dt = out[0]->dtype;
   ew_cat c = ew_cat_of(dt);
   int64_t n = out[0]->n;
+  if (!p->stride || !p->dim) return NULL; /* no elements */
+  /* value q = (e / stride) % dim, stepped (no division per element) */
+  int64_t q = 0, r = 0;
   for (int64_t off = 0; off < n; off += EW_CHUNK) {
     int m = (int)(n - off < EW_CHUNK ? n - off : EW_CHUNK);
     int64_t v[EW_CHUNK];
-    for (int i = 0; i < m; i++) v[i] = p->stride && p->dim ? ((off + i) / p->stride) % p->dim : 0;
+    for (int i = 0; i < m; i++) {
+      v[i] = q;
+      if (++r == p->stride) {
+        r = 0;
+        if (++q == p->dim) q = 0;
+      }
+    }
     if (c == EWC_INT) {
       ew_store_int(dt, v, out[0]->data, off, m);
     } else if (c == EWC_REAL) {

@@ -62,9 +62,20 @@ static void f2i_n(const convert_params *p, const double *d, int64_t *out, int m)
 
 /* Real -> real for sources f32 holds exactly, one chunk. */
 static void convert_via_f32(const convert_params *p, const void *src, void *dst, int64_t off, int m) {
+  const uint8_t *s = (const uint8_t *)src + (size_t)off * dtype_bytes(p->in);
+  uint8_t *d = (uint8_t *)dst + (size_t)off * dtype_bytes(p->out);
+  /* f32 on either side: no staging copy */
+  if (p->out == DT_F32) {
+    fp_to_f32_n(p->in, s, (float *)(void *)d, (size_t)m);
+    return;
+  }
+  if (p->in == DT_F32) {
+    fp_from_f32_n(p->out, (const float *)(const void *)s, d, (size_t)m);
+    return;
+  }
   float t[EW_CHUNK];
-  fp_to_f32_n(p->in, (const uint8_t *)src + (size_t)off * dtype_bytes(p->in), t, (size_t)m);
-  fp_from_f32_n(p->out, t, (uint8_t *)dst + (size_t)off * dtype_bytes(p->out), (size_t)m);
+  fp_to_f32_n(p->in, s, t, (size_t)m);
+  fp_from_f32_n(p->out, t, d, (size_t)m);
 }
 
 /* Integer -> double with one rounding for the f32/f64 targets (others round

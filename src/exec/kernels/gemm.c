@@ -8,7 +8,7 @@
 /* Below this many flops a product runs on one thread.  Splits are multiples
  * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles), at least
  * SPLIT_MIN, at most PIECES_PER_THREAD per thread. */
-enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 512, PIECES_PER_THREAD = 4 };
+enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 1024, PIECES_PER_THREAD = 4 };
 
 int gemm_serial_begin(void) {
   const mathlib *ml = mathlib_get();

@@ -124,6 +124,8 @@ const shl_kernel kernel_dynamic_update_slice = {dynamic_update_slice_prepare, dy
  * window).  Per batch position: read the start vector, clamp it, and copy
  * the window box. */
 
+enum { GATHER_AHEAD = 4 }; /* windows requested ahead of the one copied */
+
 typedef struct {
   strided_box win; /* finished: byte strides */
   int64_t win_count;
@@ -202,6 +204,13 @@ static shl_status gather_prepare(plan_ctx *pc, const shl_op *op, void **params) 
   return NULL;
 }
 
+/* Operand offset (elements) of the window of batch position b. */
+static int64_t gather_src(const gather_params *p, const shl_buf *si, int64_t b, int64_t *dofs) {
+  int64_t sofs, oofs;
+  index_batch_offsets(&p->batch, b, dofs, &sofs, &oofs);
+  return oofs + index_vec_offset(&p->iv, si, sofs, true);
+}
+
 static shl_status gather_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   (void)ec;
   const gather_params *p = po->params;
@@ -210,11 +219,19 @@ static shl_status gather_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in
   const uint8_t *src = in[0]->data;
   uint8_t *dst = out[0]->data;
   int64_t esz = (int64_t)p->esz;
+  /* Windows that are one contiguous run of the operand (rows of a table)
+   * are requested GATHER_AHEAD windows before they are copied: each starts
+   * at an unpredictable address, and copied one after another each would
+   * wait for memory in turn. */
+  int64_t run = p->win.rank == 1 && p->win.ss[0] == esz ? p->win_count * esz : 0;
 #pragma omp parallel for schedule(static) if (total * p->win_count >= (1 << 16))
   for (int64_t b = 0; b < total; b++) {
-    int64_t dofs, sofs, oofs;
-    index_batch_offsets(&p->batch, b, &dofs, &sofs, &oofs);
-    oofs += index_vec_offset(&p->iv, in[1], sofs, true);
+    int64_t dofs, oofs = gather_src(p, in[1], b, &dofs);
+    if (run >= 256 && b + GATHER_AHEAD < total) {
+      int64_t dn;
+      const uint8_t *q = src + gather_src(p, in[1], b + GATHER_AHEAD, &dn) * esz;
+      for (int64_t o = 0; o < run; o += 64) __builtin_prefetch(q + o, 0, 3);
+    }
     if (p->win_count == 1)
       memcpy(dst + dofs * esz, src + oofs * esz, p->esz);
     else

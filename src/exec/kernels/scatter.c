@@ -8,9 +8,13 @@
  * maximum, and, or, xor) run as type-specialized row loops; anything else
  * runs the region once per element. */
 #include <math.h>
+#include <omp.h>
 
 #include "index_util.h"
 #include "support/scalar.h"
+
+enum { SCATTER_PAR_MIN = 1 << 16 }; /* updated elements below which one thread does it all */
+enum { SCATTER_AHEAD = 4 };         /* windows whose result rows are requested ahead */
 
 typedef enum { SC_REGION, SC_REPLACE, SC_KEEP, SC_ADD, SC_MUL, SC_MIN, SC_MAX, SC_AND, SC_OR, SC_XOR } sc_kind;
 
@@ -327,7 +331,7 @@ static shl_status scatter_prepare(plan_ctx *pc, const shl_op *op, void **params)
  * elements, offsets of its first element in results and updates.  False
  * when nothing lands. */
 static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs, int64_t uofs, int64_t oofs,
-                       strided_box *box, int64_t *dst, int64_t *src) {
+                       strided_box *box, int64_t *dst, int64_t *src, int64_t *row0) {
   int64_t start[STRIDED_MAX_RANK] = {0};
   for (int32_t k = 0; k < p->iv.n; k++) start[p->iv.op_dim[k]] = index_vec_value(&p->iv, si, sofs, k);
   box->rank = p->rank;
@@ -343,8 +347,52 @@ static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs,
     box->ss[d] = p->win_stride[d];
     *dst += (start[d] + lo) * p->op_stride[d];
     *src += lo * p->win_stride[d];
+    if (d == 0) *row0 = start[d] + lo;
   }
   return true;
+}
+
+/* The single-op update computations, by the threads that own rows [r0, r1)
+ * of the results' dimension 0: each result element is updated by one
+ * thread, in the order of the scatter positions, so the results are those
+ * of the serial order. */
+/* The part of the window of scatter position b that lands in rows [r0, r1)
+ * of the results (finished box, element offsets); false when none does. */
+static bool clipped_window(const scatter_params *p, shl_buf *const *in, int64_t b, int64_t r0, int64_t r1, strided_box *box,
+                           int64_t *dst, int64_t *src) {
+  int64_t uofs, sofs, oofs, row = 0;
+  index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
+  if (!window_box(p, in[p->n], sofs, uofs, oofs, box, dst, src, &row)) return false;
+  if (p->rank > 0) {
+    int64_t lo = row > r0 ? row : r0, hi = row + box->dims[0] < r1 ? row + box->dims[0] : r1;
+    if (lo >= hi) return false;
+    *dst += (lo - row) * box->ds[0];
+    *src += (lo - row) * box->ss[0];
+    box->dims[0] = hi - lo;
+  }
+  strided_finish(box, p->esz);
+  return true;
+}
+
+static void rows_part(const scatter_params *p, shl_buf *const *in, shl_buf *const *out, int64_t r0, int64_t r1) {
+  uint32_t n = p->n;
+  shl_dtype dt = p->dt;
+  int64_t esz = (int64_t)p->esz, win = 1;
+  for (int32_t d = 0; d < p->rank; d++) win *= p->win[d];
+  for (int64_t b = 0; b < p->batch.count; b++) {
+    strided_box box;
+    int64_t dst, src;
+    /* Result rows a window updates are unpredictable: a contiguous one is
+     * requested SCATTER_AHEAD windows before it is updated. */
+    if (win * esz >= 256 && b + SCATTER_AHEAD < p->batch.count &&
+        clipped_window(p, in, b + SCATTER_AHEAD, r0, r1, &box, &dst, &src) && box.rank == 1 && box.ds[0] == esz) {
+      const uint8_t *q = (const uint8_t *)out[0]->data + dst * esz;
+      for (int64_t o = 0; o < box.dims[0] * esz; o += 64) __builtin_prefetch(q + o, 1, 3);
+    }
+    if (!clipped_window(p, in, b, r0, r1, &box, &dst, &src)) continue;
+    strided_walk(&box, (uint8_t *)out[0]->data + dst * esz, (const uint8_t *)in[n + 1]->data + src * esz, p->row, &dt,
+                 false);
+  }
 }
 
 /* Runs the update computation for every element of the box (element strides). */
@@ -379,28 +427,27 @@ static shl_status scatter_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
     if (out[k]->nbytes && out[k]->data != in[k]->data) memcpy(out[k]->data, in[k]->data, out[k]->nbytes);
   if (p->kind == SC_KEEP || p->batch.count == 0) return NULL;
   if (n > STRIDED_MAX_RANK) return op_error(po->op, SHLOC_ERR_UNSUPPORTED, "too many scatter inputs");
-  ku_scalar_fn fn = {0};
-  bool have_fn = false;
-  if (p->kind == SC_REGION) {
-    ST_TRY(ku_scalar_fn_init(&fn, po->regions[0], &po->op->regions[0]));
-    have_fn = true;
+  if (p->kind != SC_REGION) {
+    int64_t rows = p->rank > 0 ? p->op_dims[0] : 1;
+    int nt = rows > 1 && in[n + 1]->n >= SCATTER_PAR_MIN ? omp_get_max_threads() : 1;
+    if (nt > rows) nt = (int)rows;
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+      int t = omp_get_thread_num(), m = omp_get_num_threads();
+      rows_part(p, in, out, rows * t / m, rows * (t + 1) / m);
+    }
+    return NULL;
   }
+  ku_scalar_fn fn;
+  ST_TRY(ku_scalar_fn_init(&fn, po->regions[0], &po->op->regions[0]));
   shl_status st = NULL;
-  shl_dtype dt = p->dt;
   for (int64_t b = 0; b < p->batch.count && !st; b++) {
-    int64_t uofs, sofs, oofs, dst, src;
+    int64_t uofs, sofs, oofs, dst, src, row;
     index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
     strided_box box;
-    if (!window_box(p, in[n], sofs, uofs, oofs, &box, &dst, &src)) continue;
-    if (p->kind == SC_REGION) {
-      st = region_box(ec, p, &fn, &box, dst, src, in, out);
-    } else {
-      strided_finish(&box, p->esz);
-      strided_walk(&box, (uint8_t *)out[0]->data + dst * (int64_t)p->esz,
-                   (const uint8_t *)in[n + 1]->data + src * (int64_t)p->esz, p->row, &dt, false);
-    }
+    if (window_box(p, in[n], sofs, uofs, oofs, &box, &dst, &src, &row)) st = region_box(ec, p, &fn, &box, dst, src, in, out);
   }
-  if (have_fn) ku_scalar_fn_free(&fn);
+  ku_scalar_fn_free(&fn);
   return st;
 }
 

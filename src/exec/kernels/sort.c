@@ -8,12 +8,20 @@
  * alone (mapped back to values afterwards), otherwise as (key, index) pairs
  * that then permute every operand.  FLOAT comparisons order NaN with
  * nothing, so slices holding a NaN fall back.
- * Any other comparator runs through exec_region inside a stable merge sort
- * of index permutations.  Both are stable whether or not is_stable is set. */
+ * Any other comparator runs through exec_region inside a stable bottom-up
+ * merge sort of index permutations; when the comparator is elementwise ops
+ * only, threads share the merges of each width.  Both are stable whether or
+ * not is_stable is set. */
+#include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "kutil.h"
 #include "sort.h"
+
+/* The general path: slices from SORT_PAR_MIN elements are sorted by up to
+ * SORT_MAX_THREADS threads, which claim merges MERGE_GRAIN elements at a time. */
+enum { SORT_PAR_MIN = 1 << 12, SORT_MAX_THREADS = 64, MERGE_GRAIN = 1 << 12 };
 
 /* ---- recognising the comparator ---- */
 
@@ -199,22 +207,116 @@ static shl_status sort_less(sort_cmp *c, int64_t a, int64_t b, bool *less) {
   return ku_scalar_pred(c->ec, &c->f, c->args, less);
 }
 
-/* Bottom-up stable merge sort of perm[0..n) (tmp: scratch of n). */
-static shl_status merge_sort(sort_cmp *c, int64_t *perm, int64_t *tmp, int64_t n) {
-  for (int64_t w = 1; w < n; w *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * w) {
-      int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-      int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        bool less;
-        ST_TRY(sort_less(c, perm[j], perm[i], &less));
-        tmp[k++] = less ? perm[j++] : perm[i++];
-      }
-      while (i < mid) tmp[k++] = perm[i++];
-      while (j < hi) tmp[k++] = perm[j++];
-    }
-    memcpy(perm, tmp, (size_t)n * sizeof *perm);
+/* Merges src[lo, mid) and src[mid, hi) into dst[lo, hi), taking from the
+ * right run only when its element goes before (stable). */
+static shl_status merge_runs(sort_cmp *c, const int64_t *src, int64_t *dst, int64_t lo, int64_t mid, int64_t hi) {
+  int64_t i = lo, j = mid, k = lo;
+  while (i < mid && j < hi) {
+    bool less;
+    ST_TRY(sort_less(c, src[j], src[i], &less));
+    dst[k++] = less ? src[j++] : src[i++];
   }
+  while (i < mid) dst[k++] = src[i++];
+  while (j < hi) dst[k++] = src[j++];
+  return NULL;
+}
+
+/* Bottom-up stable merge sort of perm[0..n) (tmp: scratch of n): runs of
+ * width w are merged pairwise for w = 1, 2, 4, ... */
+static shl_status merge_sort(sort_cmp *c, int64_t *perm, int64_t *tmp, int64_t n) {
+  int64_t *src = perm, *dst = tmp;
+  for (int64_t w = 1; w < n; w *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * w)
+      ST_TRY(merge_runs(c, src, dst, lo, lo + w < n ? lo + w : n, lo + 2 * w < n ? lo + 2 * w : n));
+    int64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != perm) memcpy(perm, src, (size_t)n * sizeof *perm);
+  return NULL;
+}
+
+/* A thread of the general path: its own comparator call state and, for
+ * helper threads, a run state of its own (the comparator's frames). */
+typedef struct {
+  exec_ctx ec;
+  sort_cmp c;
+  bool fn_ready;
+  shl_status st;
+} sort_worker;
+
+static shl_status worker_init(sort_worker *w, exec_ctx *ec, const plan_op *po, shl_buf *const *in, int64_t stride,
+                              bool helper) {
+  uint32_t n_ops = po->op->n_operands;
+  memset(w, 0, sizeof *w);
+  w->ec = *ec;
+  if (helper && !(w->ec.run = run_state_get(ec->x))) return st_oom();
+  w->c = (sort_cmp){.ec = &w->ec, .in = in, .n = n_ops, .stride = stride};
+  w->c.args = malloc((2 * n_ops + 1) * sizeof *w->c.args);
+  if (!w->c.args) return st_oom();
+  ST_TRY(ku_scalar_fn_init(&w->c.f, po->regions[0], &po->op->regions[0]));
+  w->fn_ready = true;
+  return NULL;
+}
+
+static void worker_free(sort_worker *w, const exec_ctx *ec) {
+  if (w->fn_ready) ku_scalar_fn_free(&w->c.f);
+  free(w->c.args);
+  if (w->ec.run && w->ec.run != ec->run) run_state_put(ec->x, w->ec.run);
+  shloc_status_free(w->st);
+}
+
+/* Whether the comparator is elementwise ops only (no side effects, no
+ * nested regions), so that threads may call it in any order. */
+static bool comparator_pure(const shl_region *r) {
+  for (const shl_op *o = r->blocks[0]->first; o; o = o->next) {
+    if (o->n_regions) return false;
+    if ((o->def->traits & (T_EW | T_TERM)) || op_is(o, OP_CONSTANT) || op_is(o, OP_BROADCAST_IN_DIM) ||
+        op_is(o, OP_RESHAPE) || op_is(o, OP_BITCAST_CONVERT))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/* merge_sort of one slice by nt threads: at each width the pairs of runs
+ * are independent, so threads take them (about MERGE_GRAIN elements at a
+ * time) from a counter per width; the merges are the serial ones, so the
+ * permutation is the same whatever the comparator. */
+static shl_status merge_sort_par(sort_worker *ws, int nt, int64_t *perm, int64_t *tmp, int64_t n) {
+  int levels = 0;
+  for (int64_t w = 1; w < n; w *= 2) levels++;
+  _Atomic int64_t claimed[64];
+  for (int l = 0; l < levels; l++) atomic_init(&claimed[l], 0);
+  _Atomic bool failed = false;
+#pragma omp parallel num_threads(nt)
+  {
+    sort_worker *me = &ws[omp_get_thread_num()];
+    int64_t *src = perm, *dst = tmp, w = 1;
+    for (int l = 0; l < levels; l++, w *= 2) {
+      int64_t pairs = (n + 2 * w - 1) / (2 * w), grain = MERGE_GRAIN / (2 * w) + 1;
+      for (;;) {
+        int64_t q0 = atomic_fetch_add(&claimed[l], grain);
+        if (q0 >= pairs || atomic_load(&failed)) break;
+        for (int64_t q = q0; q < q0 + grain && q < pairs && !me->st; q++) {
+          int64_t lo = q * 2 * w;
+          me->st = merge_runs(&me->c, src, dst, lo, lo + w < n ? lo + w : n, lo + 2 * w < n ? lo + 2 * w : n);
+        }
+        if (me->st) atomic_store(&failed, true);
+      }
+#pragma omp barrier
+      int64_t *t = src;
+      src = dst;
+      dst = t;
+    }
+  }
+  for (int t = 0; t < nt; t++)
+    if (ws[t].st) {
+      shl_status st = ws[t].st;
+      ws[t].st = NULL;
+      return st;
+    }
+  if (levels % 2) memcpy(perm, tmp, (size_t)n * sizeof *perm);
   return NULL;
 }
 
@@ -224,25 +326,22 @@ static shl_status general_slices(exec_ctx *ec, const plan_op *po, shl_buf *const
   const sort_params *p = po->params;
   uint32_t n_ops = po->op->n_operands;
   int64_t len = p->len, st = p->stride;
-  sort_cmp c = {.ec = ec, .in = in, .n = n_ops, .stride = st};
+  int nt = len >= SORT_PAR_MIN && comparator_pure(&po->op->regions[0]) ? omp_get_max_threads() : 1;
+  if (nt > SORT_MAX_THREADS) nt = SORT_MAX_THREADS;
+  sort_worker ws[SORT_MAX_THREADS];
+  int ready = 0;
   int64_t *perm = malloc((size_t)len * 2 * sizeof *perm);
-  c.args = malloc((2 * n_ops + 1) * sizeof *c.args);
-  shl_status st_ = perm && c.args ? NULL : st_oom();
-  bool fn_ready = false;
-  if (!st_) {
-    st_ = ku_scalar_fn_init(&c.f, po->regions[0], &po->op->regions[0]);
-    fn_ready = !st_;
-  }
+  shl_status st_ = perm ? NULL : st_oom();
+  for (; !st_ && ready < nt; ready++) st_ = worker_init(&ws[ready], ec, po, in, st, ready > 0);
   for (int64_t j = 0; !st_ && j < n_todo; j++) {
     int64_t q = todo ? todo[j] : j, base = q / st * len * st + q % st;
-    c.base = base;
+    for (int t = 0; t < ready; t++) ws[t].c.base = base;
     for (int64_t i = 0; i < len; i++) perm[i] = i;
-    st_ = merge_sort(&c, perm, perm + len, len);
+    st_ = nt > 1 ? merge_sort_par(ws, nt, perm, perm + len, len) : merge_sort(&ws[0].c, perm, perm + len, len);
     if (!st_) permute(n_ops, in, out, base, len, st, perm);
   }
-  if (fn_ready) ku_scalar_fn_free(&c.f);
+  for (int t = 0; t < ready; t++) worker_free(&ws[t], ec);
   free(perm);
-  free(c.args);
   return st_;
 }
 
