@@ -72,7 +72,10 @@ shl_status fuse_softmax_build(plan_ctx *pc, fused_params *fp) {
   return NULL;
 }
 
-/* Rows [r0, r1) with row buffers t and u of cols floats each. */
+int fuse_softmax_input(const fused_params *fp) { return fp->softmax ? (int)fp->softmax->x : -1; }
+
+/* Rows [r0, r1) with row buffers t and u of cols floats each.  A row is
+ * written only after its last read, so out may be the input itself. */
 static void softmax_rows(const fused_params *fp, const struct fuse_softmax *sm, shl_buf *const *in, float *out,
                          int64_t r0, int64_t r1, float *t, float *u) {
   int64_t cols = fp->cols, piece = cols < fp->chunk ? cols : fp->chunk;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuse.h"
+
 static bool lives_reserve(plan_lives *l, size_t n) {
   if (n <= l->cap) return true;
   size_t ncap = l->cap ? l->cap : 64;
@@ -44,13 +46,30 @@ static uint32_t buffer_of(const exec_plan *p, uint32_t s) {
   return s;
 }
 
+/* A softmax group writes its result over its operand (fuse_softmax.c) when
+ * nothing reads that buffer later (nor another operand of the group, through
+ * the same slot or a view) and the result is not one of the plan's. */
+static void share_softmax(exec_plan *p, slot_life *life, uint32_t i, uint32_t sx) {
+  const plan_op *po = &p->ops[i];
+  uint32_t o = po->in_slots[sx], r = po->out_slots[0], root = buffer_of(p, o);
+  if (p->slots[o].kind != SLOT_FRAME || life[root].last != i || life[r].last > p->n_ops ||
+      slot_bytes(&p->slots[o]) != slot_bytes(&p->slots[r]))
+    return;
+  for (uint32_t j = 0; j < po->n_in; j++)
+    if (j != sx && p->slots[po->in_slots[j]].kind == SLOT_FRAME && buffer_of(p, po->in_slots[j]) == root) return;
+  p->slots[r].share = root + 1;
+  if (life[r].last > life[root].last) life[root].last = life[r].last;
+}
+
 /* Scatter updates its results in place when they share the inputs' buffers:
  * a result takes over input k's buffer when nothing reads that buffer later
  * (nor elsewhere in the op, through the same slot or a view), so the copy of
- * the input disappears. */
+ * the input disappears.  Softmax groups likewise (share_softmax). */
 static void share_dead_operands(exec_plan *p, slot_life *life) {
   for (uint32_t i = 0; i < p->n_ops; i++) {
     const plan_op *po = &p->ops[i];
+    int sx = po->kernel == &kernel_fused ? fuse_softmax_input(po->params) : -1;
+    if (sx >= 0) share_softmax(p, life, i, (uint32_t)sx);
     if (po->kernel != &kernel_scatter) continue;
     for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
       uint32_t o = po->in_slots[k], r = po->out_slots[k];

@@ -8,8 +8,9 @@
  * (kconvert.h) are converted first (bf16/f16/f8 through f32, rounded once
  * at the end).  Floats multiply with OpenBLAS ?gemm (gemm.h): few large
  * products are each split across the threads, many products run one per
- * thread.  Small products and integers use loops.  The result is
- * [batch, M, N] row-major. */
+ * thread.  Small real products use gemm_small.h's vectorised loops (in
+ * XLA's small-dot order), complex and integer ones plain loops.  The result
+ * is [batch, M, N] row-major. */
 #include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -234,6 +235,7 @@ static int64_t batch_offset(const dot_params *p, const int64_t *bst, int64_t b) 
   return off;
 }
 
+/* Complex small products: the same order as gemm_small, one element at a time. */
 #define NAIVE_GEMM(T)                                                                                \
   do {                                                                                               \
     const T *A_ = a;                                                                                 \
