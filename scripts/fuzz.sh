@@ -15,10 +15,12 @@ cd "$(dirname "$0")/.."
 BUILD=${FUZZ_BUILD:-build-fuzz}
 SECS=${FUZZ_SECONDS:-60}
 JOBS=${FUZZ_JOBS:-1}
-CC=${FUZZ_CC:-clang}
+# clang-22 (deps.sh installs it with libomp-22-dev, whose omp.h the library
+# needs); Debian's default clang 14 finds no omp.h.
+CC=${FUZZ_CC:-$(command -v clang-22 || echo clang)}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 
-command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt install clang)"; exit 1; }
+command -v "$CC" >/dev/null || { echo "fuzz: $CC not found (apt install clang-22 libomp-22-dev)"; exit 1; }
 # The library is instrumented for coverage but not linked with libFuzzer's main.
 cmake -S . -B "$BUILD" -DCMAKE_C_COMPILER="$CC" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link $SAN" >/dev/null

@@ -159,6 +159,9 @@ shl_status pass_wrap_chlo_composites(shloc_module *m, size_t *wrapped) {
   cc_state s = {.a = &m->arena, .top = m->top->regions[0].blocks[0]};
   for (shl_op *op = s.top->last, *prev; op; op = prev) {
     prev = op->prev;
+    /* Functions of this module only: a nested module's CHLO ops stay for
+     * the decomposition (its symbols are its own). */
+    if (!op_is(op, OP_FUNC)) continue;
     s.top_op = op;
     for (uint32_t r = 0; r < op->n_regions; r++)
       for (uint32_t k = 0; k < op->regions[r].n_blocks; k++) ST_TRY(walk(&s, op->regions[r].blocks[k]));

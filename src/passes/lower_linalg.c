@@ -453,6 +453,8 @@ static shl_status emit_native(ll_emit *e, const shl_op *op) {
   return ll_refuse(op, "no lowering for this op");
 }
 
+shl_status ll_emit_native(ll_emit *e, const shl_op *op) { return emit_native(e, op); }
+
 /* The tensor a tuple value holds at `index`, when the tuple is built in
  * this function (tuple ops, possibly nested and taken apart again). */
 static const shl_value *tuple_element(const shl_value *t, int64_t index) {

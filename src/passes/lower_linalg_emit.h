@@ -75,6 +75,8 @@ uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtyp
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
+/* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */
+shl_status ll_emit_native(ll_emit *e, const shl_op *op);
 /* A float reduce over trailing dimensions as lane partials + a final fold
  * (lower_linalg_split.c); false (nothing written) when it does not apply. */
 bool ll_reduce_split(ll_emit *e, const shl_op *op);

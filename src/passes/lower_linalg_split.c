@@ -16,7 +16,11 @@
 
 #define LL_MAX_RANK 16
 
-enum { SPLIT_LANES_F32 = 16, SPLIT_LANES_F64 = 8 };
+/* Lanes: four vectors of 16 f32 / 8 f64 when the row allows it (more
+ * independent accumulations, and a lane loop long enough that LLVM
+ * vectorizes it instead of unrolling it into scalar libm calls when the
+ * body has exp & co.), else one vector. */
+enum { SPLIT_LANES_F32 = 16, SPLIT_LANES_F64 = 8, SPLIT_VECTORS = 4 };
 
 /* The body's binop when it is exactly `return op(acc, x)` (either order). */
 static const char *split_binop(const shl_op *op) {
@@ -71,7 +75,99 @@ static void split_shape(ll_emit *e, const int64_t *dims, int rank, const char *e
   pr_printf(&e->pr, "%s>", et);
 }
 
+/* ---- a private copy of the operand's elementwise producers ----
+ *
+ * When the reduced operand is an elementwise chain that other ops read too
+ * (softmax: exp(x - max) feeds the sum and the division), linalg's fusion
+ * leaves it materialized: one pass writing it, two reading it.  Its
+ * producers are emitted once more under fresh names for the reduction, so
+ * that the reduction fuses with its own copy and the other users with the
+ * original: the chain is computed twice, the temporary never exists. */
+
+enum { DUP_MAX_OPS = 16 };
+
+static bool dup_op_ok(const shl_op *p) {
+  return p && p->n_results == 1 && (ll_is_elementwise(p) || op_is(p, OP_BROADCAST_IN_DIM)) && !op_is(p, OP_CONSTANT);
+}
+
+/* Uses of v in the ops after its definition (nested regions included). */
+static int uses_after(const shl_op *from, const shl_value *v) {
+  int n = 0;
+  for (const shl_op *o = from; o; o = o->next) {
+    for (uint32_t i = 0; i < o->n_operands; i++) n += o->operands[i] == v;
+    for (uint32_t r = 0; r < o->n_regions; r++)
+      for (uint32_t b = 0; b < o->regions[r].n_blocks; b++) n += uses_after(o->regions[r].blocks[b]->first, v);
+  }
+  return n;
+}
+
+/* Producer ops to copy for v (counted per path), or more than DUP_MAX_OPS. */
+static int dup_count(const shl_value *v) {
+  const shl_op *p = v->def;
+  if (!dup_op_ok(p)) return 0;
+  int n = 1;
+  for (uint32_t i = 0; i < p->n_operands && n <= DUP_MAX_OPS; i++) n += dup_count(p->operands[i]);
+  return n;
+}
+
+typedef struct {
+  shl_value *v;
+  uint32_t id;
+} dup_saved;
+
+/* Emits copies of v's producers, operands first; each copied value's name
+ * is the copy's until dup_restore. */
+static shl_status dup_emit(ll_emit *e, const shl_value *v, dup_saved *saved, int *n) {
+  const shl_op *p = v->def;
+  if (!dup_op_ok(p)) return NULL;
+  for (uint32_t i = 0; i < p->n_operands; i++) {
+    bool seen = false; /* an operand used twice is copied once */
+    for (uint32_t j = 0; j < i && !seen; j++) seen = p->operands[j] == p->operands[i];
+    if (!seen) ST_TRY(dup_emit(e, p->operands[i], saved, n));
+  }
+  shl_value *r = &((shl_op *)p)->results[0];
+  for (int k = 0; k < *n; k++)
+    if (saved[k].v == r) return NULL; /* already copied through another path */
+  saved[*n] = (dup_saved){r, r->id};
+  (*n)++;
+  r->id = 0; /* a fresh name on emission */
+  return ll_emit_native(e, p);
+}
+
+static void dup_restore(dup_saved *saved, int n) {
+  while (n > 0) {
+    n--;
+    saved[n].v->id = saved[n].id;
+  }
+}
+
+static bool split_emit(ll_emit *e, const shl_op *op);
+
 bool ll_reduce_split(ll_emit *e, const shl_op *op) {
+  const shl_value *in = op->operands[0];
+  if (!in->def || in->def->block != op->block || uses_after(in->def->next, in) < 2 || dup_count(in) > DUP_MAX_OPS)
+    return split_emit(e, op);
+  size_t len = e->pr.len;
+  uint32_t next = e->next_id;
+  dup_saved saved[DUP_MAX_OPS + 1];
+  int n = 0;
+  shl_status st = dup_emit(e, in, saved, &n);
+  bool done = false;
+  if (!st) {
+    done = split_emit(e, op);
+  } else {
+    shloc_status_free(st);
+  }
+  if (!done) {
+    /* No copy without the split (or a producer that has no pattern now). */
+    e->pr.len = len;
+    e->next_id = next;
+  }
+  dup_restore(saved, n);
+  return done || split_emit(e, op);
+}
+
+static bool split_emit(ll_emit *e, const shl_op *op) {
   if (op->n_results != 1 || op->n_operands != 2) return false;
   const shl_type *in = op->operands[0]->type, *rt = op->results[0].type;
   if (in->dtype != rt->dtype || (in->dtype != DT_F32 && in->dtype != DT_F64)) return false;
@@ -90,6 +186,7 @@ bool ll_reduce_split(ll_emit *e, const shl_op *op) {
   int64_t rows = 1, cols = 1, lanes = in->dtype == DT_F32 ? SPLIT_LANES_F32 : SPLIT_LANES_F64;
   for (int k = 0; k < kept; k++) rows *= in->dims[k];
   for (int k = kept; k < rank; k++) cols *= in->dims[k];
+  if (cols % (SPLIT_VECTORS * lanes) == 0 && cols >= 2 * SPLIT_VECTORS * lanes) lanes *= SPLIT_VECTORS;
   if (cols % lanes || cols < 2 * lanes || rows < 1) return false;
   const char *et = ll_dtype(in->dtype);
   /* The operand as rows x cols/lanes x lanes. */
