@@ -3,7 +3,8 @@
  * im2col + GEMM in several layouts, the radix sort behind recognised
  * comparators, and row-wise reduce_window.  Float results are checked
  * exactly against the integer kernels (small integer values make every f32
- * sum exact) or against hand-computed values. */
+ * sum exact; the Winograd convolution, whose transforms divide by 6 and 24,
+ * within a bound) or against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,22 +99,36 @@ static void test_conv_gemm(void **state) {
          "  func.return\n}\n");
 }
 
-/* 3x3 windows large enough for the Winograd path (conv_winograd.c): on small
- * integers its transforms (adds, halves) and products are exact, so the f32
- * result still equals the integer one.  Odd output sizes (clipped edge
+/* %R (f32) within TOL of the i32 result %R_i converted. */
+#define NEAR_INT(R, SHAPE, TOL)                                                                                \
+  "  %" R "_c = stablehlo.convert %" R "_i : (tensor<" SHAPE "xi32>) -> tensor<" SHAPE "xf32>\n"               \
+  "  \"check.expect_almost_eq\"(%" R ", %" R "_c) {tolerance = " TOL " : f64} : (tensor<" SHAPE              \
+  "xf32>, tensor<" SHAPE "xf32>) -> ()\n"
+
+#define CONV_NEAR(R, X, K, ATTRS, XT, KT, OT, TOL)                                                             \
+  "  %" R " = \"stablehlo.convolution\"(%" X ", %" K ") <{" ATTRS "}> : (tensor<" XT "xf32>, tensor<" KT        \
+  "xf32>) -> tensor<" OT "xf32>\n"                                                                             \
+  "  %" R "_i = \"stablehlo.convolution\"(%" X "_i, %" K "_i) <{" ATTRS "}> : (tensor<" XT "xi32>, tensor<" KT \
+  "xi32>) -> tensor<" OT "xi32>\n" NEAR_INT(R, OT, TOL)
+
+/* 3x3 windows large enough for the Winograd path (conv_winograd.c).  Its
+ * F(4x4, 3x3) kernel transform divides by 6 and 24, so even on small
+ * integers the f32 result only approaches the integer one: sums of up to
+ * 360 terms of magnitude <= 25 within 0.05 (about 1e-6 of 9000, the
+ * largest sum of |terms|, with margin).  Odd output sizes (clipped edge
  * tiles), asymmetric padding that trims and extends. */
 static void test_conv_winograd(void **state) {
   (void)state;
   run_ok("func.func @main() {\n"
          INTS("x", "81840", "2x33x31x40", "7") INTS("k", "17280", "3x3x40x48", "3")
-         CONV("c1", "x", "k",
+         CONV_NEAR("c1", "x", "k",
               "batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
               "feature_group_count = 1 : i64, padding = dense<[[1, 1], [1, 1]]> : tensor<2x2xi64>",
-              "2x33x31x40", "3x3x40x48", "2x33x31x48")
-         CONV("c2", "x", "k",
+              "2x33x31x40", "3x3x40x48", "2x33x31x48", "5.0e-02")
+         CONV_NEAR("c2", "x", "k",
               "batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, "
               "feature_group_count = 1 : i64, padding = dense<[[0, 0], [2, 1]]> : tensor<2x2xi64>",
-              "2x33x31x40", "3x3x40x48", "2x31x32x48")
+              "2x33x31x40", "3x3x40x48", "2x31x32x48", "5.0e-02")
          "  func.return\n}\n");
 }
 

@@ -170,7 +170,8 @@ static inline __attribute__((always_inline)) void out_tile16(const float *m, siz
 KU_CLONES static void input_transform(const conv_params *p, const geometry *g, const float *in, const float *zeros, int64_t t0,
                                       int64_t nt, float *V) {
   int64_t C = p->k_in_feat, full = C / 16 * 16;
-  size_t xs = pos_stride(C);
+  size_t xs = pos_stride(C), n_tail = (size_t)(C - full) * sizeof(float);
+  float dt[36][16], vt[36][16];
   for (int64_t t = 0; t < nt; t++) {
     int64_t tile = t0 + t, b = tile / (g->tiles_h * g->tiles_w), r = tile % (g->tiles_h * g->tiles_w);
     int64_t y0 = r / g->tiles_w * 4 - p->pad_lo[0], x0 = r % g->tiles_w * 4 - p->pad_lo[1];
@@ -182,20 +183,21 @@ KU_CLONES static void input_transform(const conv_params *p, const geometry *g, c
         s[i * 6 + j] = inside ? in + b * p->in_b_stride + y * p->in_sp_stride[0] + x * p->in_sp_stride[1] : zeros;
       }
     float *v = V + t * C;
-    for (int64_t c = 0; c < full; c += 16) {
-      for (int x = 0; x < 36; x++) sc[x] = s[x] + c;
-      in_tile16(sc, v + c, xs);
-    }
-    if (full < C) {
-      float dt[36][16], vt[36][16];
-      size_t n = (size_t)(C - full) * sizeof(float);
+    for (int64_t c = 0; c < C; c += 16) {
+      /* one call site, so the unrolled transform is inlined once per clone */
+      bool tail = c >= full;
+      float *dst = tail ? vt[0] : v + c;
       for (int x = 0; x < 36; x++) {
-        memset(dt[x], 0, sizeof dt[x]);
-        memcpy(dt[x], s[x] + full, n);
-        sc[x] = dt[x];
+        sc[x] = s[x] + c;
+        if (tail) {
+          memset(dt[x], 0, sizeof dt[x]);
+          memcpy(dt[x], sc[x], n_tail);
+          sc[x] = dt[x];
+        }
       }
-      in_tile16(sc, vt[0], 16);
-      for (int x = 0; x < 36; x++) memcpy(v + (size_t)x * xs + (size_t)full, vt[x], n);
+      in_tile16(sc, dst, tail ? 16 : xs);
+      if (tail)
+        for (int x = 0; x < 36; x++) memcpy(v + (size_t)x * xs + (size_t)c, vt[x], n_tail);
     }
   }
 }
@@ -205,28 +207,31 @@ KU_CLONES static void input_transform(const conv_params *p, const geometry *g, c
 KU_CLONES static void output_transform(const conv_params *p, const geometry *g, const float *M, int64_t t0, int64_t nt,
                                        float *out) {
   int64_t O = p->out_feat, full = O / 16 * 16;
-  size_t xs = pos_stride(O);
+  size_t xs = pos_stride(O), n_tail = (size_t)(O - full) * sizeof(float);
+  float mt[36][16], ot[4][4][16];
   for (int64_t t = 0; t < nt; t++) {
     int64_t tile = t0 + t, b = tile / (g->tiles_h * g->tiles_w), r = tile % (g->tiles_h * g->tiles_w);
     int64_t y0 = r / g->tiles_w * 4, x0 = r % g->tiles_w * 4;
     int64_t ny = p->osp_dim[0] - y0 < 4 ? p->osp_dim[0] - y0 : 4, nx = p->osp_dim[1] - x0 < 4 ? p->osp_dim[1] - x0 : 4;
     float *o = out + b * g->ob + y0 * g->oh + x0 * g->ow;
     const float *m = M + t * O;
-    for (int64_t c = 0; c < full; c += 16) {
-      float *rows[4] = {o + c, o + g->oh + c, o + 2 * g->oh + c, o + 3 * g->oh + c};
-      out_tile16(m + c, xs, rows, ny, nx, g->ow);
-    }
-    if (full < O) {
-      float mt[36][16], ot[4][4][16];
-      size_t n = (size_t)(O - full) * sizeof(float);
-      for (int x = 0; x < 36; x++) {
-        memset(mt[x], 0, sizeof mt[x]);
-        memcpy(mt[x], m + (size_t)x * xs + (size_t)full, n);
+    for (int64_t c = 0; c < O; c += 16) {
+      /* one call site, so the unrolled transform is inlined once per clone */
+      bool tail = c >= full;
+      const float *src = m + c;
+      if (tail) {
+        for (int x = 0; x < 36; x++) {
+          memset(mt[x], 0, sizeof mt[x]);
+          memcpy(mt[x], m + (size_t)x * xs + (size_t)c, n_tail);
+        }
+        src = mt[0];
       }
-      float *rows[4] = {ot[0][0], ot[1][0], ot[2][0], ot[3][0]};
-      out_tile16(mt[0], 16, rows, ny, nx, 16);
-      for (int64_t i = 0; i < ny; i++)
-        for (int64_t j = 0; j < nx; j++) memcpy(o + i * g->oh + j * g->ow + full, ot[i][j], n);
+      float *rows[4];
+      for (int i = 0; i < 4; i++) rows[i] = tail ? ot[i][0] : o + i * g->oh + c;
+      out_tile16(src, tail ? 16 : xs, rows, ny, nx, tail ? 16 : g->ow);
+      if (tail)
+        for (int64_t i = 0; i < ny; i++)
+          for (int64_t j = 0; j < nx; j++) memcpy(o + i * g->oh + j * g->ow + c, ot[i][j], n_tail);
     }
   }
 }
