@@ -15,120 +15,115 @@
 #include "manual.h"
 #include "shard.h"
 
-typedef struct {
-  shard_layout *in, *out;
-  shl_buf *locals;
-  shl_buf **local_ptrs;
-  void **data;
-  uint32_t *ids;
-  uint32_t n_in, n_out;
-} manual_run;
-
-static void manual_free(manual_run *r) {
-  for (uint32_t k = 0; r->in && k < r->n_in; k++) shard_layout_free(&r->in[k]);
-  for (uint32_t k = 0; r->out && k < r->n_out; k++) shard_layout_free(&r->out[k]);
-  for (uint32_t k = 0; r->data && k < r->n_in; k++) free(r->data[k]);
-  free(r->in);
-  free(r->out);
-  free(r->locals);
-  free(r->local_ptrs);
-  free(r->data);
-  free(r->ids);
-}
-
-/* The layouts of one side (in or out shardings) for values of `types`. */
-static shl_status layouts(const shl_op *op, const sdy_sharding_per_value *pv, const sdy_mesh *mesh,
-                          const sdy_manual_axes *ma, const struct exec_process *pr, const shl_type *const *types,
-                          uint32_t n, shard_layout *out) {
-  if (pv->n != n) return op_error(op, SHLOC_ERR_VERIFY, "has %u shardings for %u values", pv->n, n);
+/* The layouts of one side (in or out shardings) of the values `v`. */
+static shl_status layouts(const shl_op *op, const manual_spec *ms, const sdy_sharding_per_value *pv,
+                          const struct exec_process *pr, shl_buf *const *v, uint32_t n, shard_layout *out) {
+  if (!pv || pv->n != n) return op_error(op, SHLOC_ERR_VERIFY, "has %u shardings for %u values", pv ? pv->n : 0, n);
   for (uint32_t k = 0; k < n; k++) {
-    if (types[k]->kind != TY_TENSOR) continue; /* tokens pass as they are */
-    shl_status st = shard_from_sdy(pv->v[k], mesh, ma, types[k]->rank, pr->world->n_rep, pr->world->n_part, &out[k]);
+    if (v[k]->type->kind != TY_TENSOR) continue; /* tokens pass as they are */
+    shl_status st = shard_from_sdy(pv->v[k], ms->mesh, ms->axes, v[k]->type->rank, pr->world->n_rep,
+                                   pr->world->n_part, &out[k]);
     if (st) return st_at(st_annotate(st, "sharding #%u", k), &op->pos, op->def->name);
   }
   return NULL;
 }
 
-shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh, shl_buf *const *in,
-                           shl_buf *const *out) {
-  const shl_op *op = po->op;
+static void layouts_free(shard_layout *l, uint32_t n) {
+  for (uint32_t k = 0; l && k < n; k++) shard_layout_free(&l[k]);
+  free(l);
+}
+
+shl_status coll_manual_cut(exec_ctx *ec, const shl_op *op, const manual_spec *ms, uint32_t n,
+                           shl_buf *const *global, shl_buf *const *local) {
   const struct exec_process *pr = ec->proc;
-  const sdy_manual_axes *ma = sdy_attr_manual_axes(op_attr(op, "manual_axes"));
-  const sdy_sharding_per_value *ins = sdy_attr_per_value(op_attr(op, "in_shardings"));
-  const sdy_sharding_per_value *outs = sdy_attr_per_value(op_attr(op, "out_shardings"));
-  const shl_block *body = op->regions[0].blocks[0];
-  uint32_t n_dev = pr->world->n_rep * pr->world->n_part, dev = pr->replica * pr->world->n_part + pr->partition;
-  manual_run r = {.n_in = po->n_in, .n_out = po->n_out};
-  r.in = calloc(r.n_in + 1, sizeof *r.in);
-  r.out = calloc(r.n_out + 1, sizeof *r.out);
-  r.locals = calloc(r.n_in + 1, sizeof *r.locals);
-  r.local_ptrs = calloc(r.n_in + 1, sizeof *r.local_ptrs);
-  r.data = calloc(r.n_in + 1, sizeof *r.data);
-  r.ids = calloc(n_dev, sizeof *r.ids);
-  const shl_type **tin = calloc(r.n_in + 1, sizeof *tin), **tout = calloc(r.n_out + 1, sizeof *tout);
-  shl_status st = r.in && r.out && r.locals && r.local_ptrs && r.data && r.ids && tin && tout ? NULL : st_oom();
-  for (uint32_t k = 0; !st && k < r.n_in; k++) tin[k] = op->operands[k]->type;
-  for (uint32_t k = 0; !st && k < r.n_out; k++) tout[k] = op->results[k].type;
-  if (!st) st = layouts(op, ins, mesh, ma, pr, tin, r.n_in, r.in);
-  if (!st) st = layouts(op, outs, mesh, ma, pr, tout, r.n_out, r.out);
-  /* Entering: this device's tile of each operand, shaped as the body's argument. */
-  for (uint32_t k = 0; !st && k < r.n_in; k++) {
-    r.local_ptrs[k] = in[k];
-    if (tin[k]->kind != TY_TENSOR) continue;
-    const shl_type *lt = body->args[k].type;
+  uint32_t dev = pr->replica * pr->world->n_part + pr->partition;
+  shard_layout *l = calloc(n + 1, sizeof *l);
+  shl_status st = l ? layouts(op, ms, ms->in, pr, global, n, l) : st_oom();
+  for (uint32_t k = 0; !st && k < n; k++) {
+    if (global[k]->type->kind != TY_TENSOR) continue;
     int64_t tile[SHARD_MAX_RANK];
-    st = shard_tile_dims(&r.in[k], in[k]->dims, tile);
-    for (int32_t i = 0; !st && i < lt->rank; i++)
-      if (lt->dims[i] != tile[i])
-        st = op_error(op, SHLOC_ERR_VERIFY, "body argument #%u has dimension %d of size %lld; the tile is %lld", k, i,
-                      (long long)lt->dims[i], (long long)tile[i]);
-    if (st) break;
-    size_t es = dtype_bytes(in[k]->dtype);
-    r.data[k] = exec_malloc(es * (size_t)type_num_elements(lt) + 1);
-    if (!r.data[k]) {
-      st = st_oom();
-      break;
-    }
-    buf_init(&r.locals[k], lt, r.data[k]);
-    shard_extract(&r.in[k], dev, in[k]->dims, in[k]->data, r.data[k], es);
-    r.local_ptrs[k] = &r.locals[k];
+    st = shard_tile_dims(&l[k], global[k]->dims, tile);
+    for (int32_t i = 0; !st && i < local[k]->rank; i++)
+      if (local[k]->dims[i] != tile[i])
+        st = op_error(op, SHLOC_ERR_VERIFY, "local value #%u has dimension %d of size %lld; the tile is %lld", k, i,
+                      (long long)local[k]->dims[i], (long long)tile[i]);
+    if (!st) shard_extract(&l[k], dev, global[k]->dims, global[k]->data, local[k]->data, dtype_bytes(global[k]->dtype));
   }
-  shl_buf **res = NULL;
-  if (!st) st = exec_region(ec, po->regions[0], r.local_ptrs, &res);
-  /* Leaving: the mesh's devices exchange their local results. */
-  uint32_t m = (uint32_t)sdy_mesh_devices(mesh), n_ids = 0;
-  for (uint32_t d = 0; !st && d < n_dev; d++)
-    if (m == n_dev || d / pr->world->n_part == pr->replica) r.ids[n_ids++] = d;
-  coll_entry me = {.kind = op_id(op), .seq = (*pr->seq)++, .n = r.n_out, .bufs = res, .ids = r.ids, .n_ids = n_ids};
-  const coll_entry *const *all = NULL;
+  layouts_free(l, n);
+  return st;
+}
+
+shl_status coll_manual_join(exec_ctx *ec, const shl_op *op, const manual_spec *ms, uint32_t n,
+                            shl_buf *const *local, shl_buf *const *global) {
+  const struct exec_process *pr = ec->proc;
   coll_world *w = pr->world;
+  uint32_t n_dev = w->n_rep * w->n_part, dev = pr->replica * w->n_part + pr->partition;
+  shard_layout *l = calloc(n + 1, sizeof *l);
+  uint32_t *ids = calloc(n_dev, sizeof *ids);
+  shl_status st = l && ids ? layouts(op, ms, ms->out, pr, global, n, l) : st_oom();
+  /* The mesh's devices exchange their local results. */
+  uint32_t m = (uint32_t)sdy_mesh_devices(ms->mesh), n_ids = 0;
+  for (uint32_t d = 0; !st && d < n_dev; d++)
+    if (m == n_dev || d / w->n_part == pr->replica) ids[n_ids++] = d;
+  coll_entry me = {.kind = op_id(op), .seq = (*pr->seq)++, .n = n, .bufs = (shl_buf **)local, .ids = ids, .n_ids = n_ids};
+  const coll_entry *const *all = NULL;
   bool met = false;
   if (!st) met = !(st = w->t->exchange(w, dev, op, &me, &all));
-  for (uint32_t k = 0; !st && k < r.n_out; k++) {
-    if (tout[k]->kind != TY_TENSOR) continue;
-    size_t es = dtype_bytes(out[k]->dtype);
+  for (uint32_t k = 0; !st && k < n; k++) {
+    if (global[k]->type->kind != TY_TENSOR) continue;
+    size_t es = dtype_bytes(global[k]->dtype);
     for (uint32_t j = 0; !st && j < n_ids; j++) {
-      uint32_t d = r.ids[j];
-      bool first = shard_holds(&r.out[k], d);
-      for (uint32_t q = 0; first && q < j; q++) first = !shard_same_tile(&r.out[k], r.ids[q], d);
+      uint32_t d = ids[j];
+      bool first = shard_holds(&l[k], d);
+      for (uint32_t q = 0; first && q < j; q++) first = !shard_same_tile(&l[k], ids[q], d);
       if (!first) continue;
       const shl_buf *b = all[d]->bufs[k];
       int64_t tile[SHARD_MAX_RANK];
-      st = shard_tile_dims(&r.out[k], out[k]->dims, tile);
+      st = shard_tile_dims(&l[k], global[k]->dims, tile);
       if (!st && (size_t)b->n * es != b->nbytes)
         st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has no tile layout", k);
-      int64_t n = 1;
-      for (int32_t i = 0; i < out[k]->rank; i++) n *= tile[i];
-      if (!st && n != b->n)
+      int64_t cnt = 1;
+      for (int32_t i = 0; i < global[k]->rank; i++) cnt *= tile[i];
+      if (!st && cnt != b->n)
         st = op_error(op, SHLOC_ERR_VERIFY, "result #%u: the body returns %lld elements; its tile has %lld", k,
-                      (long long)b->n, (long long)n);
-      if (!st) shard_insert(&r.out[k], d, out[k]->dims, b->data, out[k]->data, es);
+                      (long long)b->n, (long long)cnt);
+      if (!st) shard_insert(&l[k], d, global[k]->dims, b->data, global[k]->data, es);
     }
   }
   if (met) st = coll_finish(w, dev, op, st);
-  free(tin);
-  free(tout);
-  manual_free(&r);
+  layouts_free(l, n);
+  free(ids);
+  return st;
+}
+
+shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh, shl_buf *const *in,
+                           shl_buf *const *out) {
+  const shl_op *op = po->op;
+  manual_spec ms = {mesh, sdy_attr_manual_axes(op_attr(op, "manual_axes")),
+                    sdy_attr_per_value(op_attr(op, "in_shardings")), sdy_attr_per_value(op_attr(op, "out_shardings"))};
+  const shl_block *body = op->regions[0].blocks[0];
+  uint32_t n_in = po->n_in;
+  shl_buf *locals = calloc(n_in + 1, sizeof *locals);
+  shl_buf **ptrs = calloc(n_in + 1, sizeof *ptrs);
+  void **data = calloc(n_in + 1, sizeof *data);
+  shl_status st = locals && ptrs && data ? NULL : st_oom();
+  /* Entering: a buffer per operand shaped as the body's argument, filled with this device's tile. */
+  for (uint32_t k = 0; !st && k < n_in; k++) {
+    ptrs[k] = in[k];
+    if (in[k]->type->kind != TY_TENSOR) continue;
+    const shl_type *lt = body->args[k].type;
+    if (!(data[k] = exec_malloc(dtype_bytes(in[k]->dtype) * (size_t)type_num_elements(lt) + 1))) st = st_oom();
+    buf_init(&locals[k], lt, data[k]);
+    ptrs[k] = &locals[k];
+  }
+  if (!st) st = coll_manual_cut(ec, op, &ms, n_in, in, ptrs);
+  shl_buf **res = NULL;
+  if (!st) st = exec_region(ec, po->regions[0], ptrs, &res);
+  if (!st) st = coll_manual_join(ec, op, &ms, po->n_out, res, out);
+  for (uint32_t k = 0; data && k < n_in; k++) free(data[k]);
+  free(locals);
+  free(ptrs);
+  free(data);
   return st;
 }
 

@@ -5,6 +5,22 @@
 #include "dialects/sdy/sdy.h"
 #include "exec/plan.h"
 
+/* What a manual computation's entry and exit need: the mesh, the manual
+ * axes and the shardings of the operands (in) and results (out). */
+typedef struct {
+  const sdy_mesh *mesh;
+  const sdy_manual_axes *axes;
+  const sdy_sharding_per_value *in, *out;
+} manual_spec;
+
+/* Entering: this device's tile of each global value into local[k] (shaped
+ * as the tile; tokens are skipped).  ec->proc set. */
+shl_status coll_manual_cut(exec_ctx *ec, const shl_op *op, const manual_spec *ms, uint32_t n,
+                           shl_buf *const *global, shl_buf *const *local);
+/* Leaving: the mesh's devices exchange their local values and each
+ * rebuilds the global ones (one collective). */
+shl_status coll_manual_join(exec_ctx *ec, const shl_op *op, const manual_spec *ms, uint32_t n,
+                            shl_buf *const *local, shl_buf *const *global);
 /* Runs the op's body on this device's tiles (ec->proc set; see manual.c). */
 shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh, shl_buf *const *in,
                            shl_buf *const *out);
