@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dialects/sdy/sdy_roundtrip.h"
 #include "exec/collectives/shard.h"
 #include "exec/collectives/spmd.h"
 #include "shloc/mpi.h"
@@ -59,8 +60,8 @@ static char *device_path(const char *path, uint32_t dev) {
   return s;
 }
 
-/* The tile layout of argument or result i (its mhlo.sharding or
- * sdy.sharding); *has = false without one. */
+/* The tile layout of argument or result i (its sdy.sharding, mhlo.sharding
+ * or frontend attribute xla.sdy.sharding); *has = false without one. */
 static shl_status value_layout(const shloc_module *m, const shl_op *f, const char *which, uint32_t i, const shl_type *t,
                                uint32_t nr, uint32_t np, shard_layout *out, bool *has) {
   *has = false;
@@ -70,13 +71,19 @@ static shl_status value_layout(const shloc_module *m, const shl_op *f, const cha
   const shl_attr *hlo = attr_dict_get(d->u.dict.items, d->u.dict.n, "mhlo.sharding");
   const shl_attr *sdy = attr_dict_get(d->u.dict.items, d->u.dict.n, "sdy.sharding");
   shl_status st = NULL;
-  if (sdy && sdy_attr_sharding(sdy)) {
+  /* Shardy's round-trip form: the sharding as a string (JAX writes an
+   * mhlo.sharding beside it, which then serves).  Parsed into the module's
+   * arena: a few hundred bytes per run. */
+  if (!sdy && !hlo)
+    st = sdy_rt_parse((shloc_module *)m, f, attr_dict_get(d->u.dict.items, d->u.dict.n, "mhlo.frontend_attributes"),
+                      "xla.sdy.sharding", SDY_SHARDING, &sdy);
+  if (!st && sdy && sdy_attr_sharding(sdy)) {
     const sdy_mesh *mesh;
-    st = sdy_sharding_mesh(m, f, "sdy.sharding", sdy_attr_sharding(sdy), &mesh);
+    st = sdy_rt_sharding_mesh((shloc_module *)m, f, "sdy.sharding", sdy_attr_sharding(sdy), &mesh);
     if (!st) st = shard_from_sdy(sdy_attr_sharding(sdy), mesh, NULL, t->rank, nr, np, out);
-  } else if (hlo && hlo->kind == AT_STRING) {
+  } else if (!st && hlo && hlo->kind == AT_STRING) {
     st = shard_from_hlo(hlo->u.str, t->rank, nr, np, out);
-  } else {
+  } else if (!st) {
     return NULL;
   }
   if (st) return st_annotate(st, "the sharding of %s #%u", which[0] == 'a' ? "argument" : "result", i);

@@ -32,4 +32,11 @@ shl_status coll_manual_run(exec_ctx *ec, const plan_op *po, const sdy_mesh *mesh
  * multi-device run. */
 shl_status coll_spmd_shape(exec_ctx *ec, const plan_op *po, const shl_buf *in, shl_buf *out);
 
+/* xla.sdy.GlobalToLocalShape (to_local) and xla.sdy.LocalToGlobalShape
+ * whose shapes differ (manual_rt.c): the shardings come from their string
+ * frontend attributes, or from those of the call of the body. */
+shl_status coll_sdy_rt_prepare(plan_ctx *pc, const shl_op *op, bool to_local, void **params);
+shl_status coll_sdy_rt_run(exec_ctx *ec, const plan_op *po, const void *params, shl_buf *const *in,
+                           shl_buf *const *out);
+
 #endif

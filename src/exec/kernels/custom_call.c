@@ -19,7 +19,7 @@ typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_JAX
 typedef struct {
   builtin_target target;
   jax_target_kind jax; /* CC_JAX */
-  void *call;          /* CC_REGISTRY: ffi_call_prepare's params; CC_DYNAMIC: the dyn_target */
+  void *call;          /* CC_REGISTRY: ffi_call_prepare's params; CC_DYNAMIC: the dyn_target; CC_JAX: manual_rt's */
 } cc_params;
 
 static shl_str target_name(const shl_op *op) {
@@ -83,7 +83,10 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   *params = cp;
   if (jax_target_lookup(name, &cp->jax)) {
     cp->target = CC_JAX;
-    return jax_target_check(op, name, cp->jax);
+    ST_TRY(jax_target_check(op, name, cp->jax));
+    if ((cp->jax == JAXT_SDY_TO_LOCAL || cp->jax == JAXT_SDY_TO_GLOBAL) && !jax_target_forwards(op, cp->jax))
+      return coll_sdy_rt_prepare(pc, op, cp->jax == JAXT_SDY_TO_LOCAL, &cp->call);
+    return NULL;
   }
   if (dyn_target_is(name)) {
     dyn_target *dt = NULL;
@@ -111,6 +114,8 @@ static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
         case JAXT_SHAPE_ASSERTION: return shape_assertion(po->op, in);
         case JAXT_ALLOCATE_BUFFER: memset(out[0]->data, 0, out[0]->nbytes); return NULL;
         case JAXT_SPMD_SHAPE: return coll_spmd_shape(ec, po, in[0], out[0]); /* equal types: aliased by the planner */
+        case JAXT_SDY_TO_LOCAL:
+        case JAXT_SDY_TO_GLOBAL: return coll_sdy_rt_run(ec, po, cp->call, in, out); /* likewise */
         case JAXT_IDENTITY: /* aliased by the planner: prepare rejected the others */
         case JAXT_SINK: return NULL;
       }

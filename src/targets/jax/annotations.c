@@ -14,8 +14,8 @@ static const struct {
     {"SPMDFullToShardShape", JAXT_SPMD_SHAPE},
     {"SPMDShardToFullShape", JAXT_SPMD_SHAPE},
     {"annotate_device_placement", JAXT_IDENTITY},
-    {"xla.sdy.GlobalToLocalShape", JAXT_IDENTITY},
-    {"xla.sdy.LocalToGlobalShape", JAXT_IDENTITY},
+    {"xla.sdy.GlobalToLocalShape", JAXT_SDY_TO_LOCAL},
+    {"xla.sdy.LocalToGlobalShape", JAXT_SDY_TO_GLOBAL},
     {"xla.sdy.FuncResultSharding", JAXT_IDENTITY},
     {"MoveToHost", JAXT_IDENTITY},
     {"MoveToDevice", JAXT_IDENTITY},
@@ -38,7 +38,9 @@ bool jax_target_lookup(shl_str name, jax_target_kind *kind) {
 }
 
 bool jax_target_forwards(const shl_op *op, jax_target_kind kind) {
-  if ((kind != JAXT_IDENTITY && kind != JAXT_SPMD_SHAPE) || op->n_results > op->n_operands) return false;
+  if ((kind != JAXT_IDENTITY && kind != JAXT_SPMD_SHAPE && kind != JAXT_SDY_TO_LOCAL && kind != JAXT_SDY_TO_GLOBAL) ||
+      op->n_results > op->n_operands)
+    return false;
   for (uint32_t i = 0; i < op->n_results; i++)
     if (!type_eq(op->operands[i]->type, op->results[i].type)) return false;
   return true;
@@ -77,10 +79,7 @@ shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind
         const shl_type *a = op->operands[i]->type, *r = op->results[i].type;
         if (type_eq(a, r)) continue;
         return op_error(op, SHLOC_ERR_UNSUPPORTED,
-                        "target '%.*s' changes the type of value #%u (a per-device shape): this form of a manual "
-                        "computation (Shardy's round-trip export) does not run yet; sdy.manual_computation and "
-                        "GSPMD's SPMDFullToShardShape / SPMDShardToFullShape do",
-                        (int)name.n, name.p, i);
+                        "target '%.*s' changes the type of value #%u", (int)name.n, name.p, i);
       }
       return NULL;
     case JAXT_SPMD_SHAPE: {
@@ -91,6 +90,21 @@ shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind
                         (int)name.n, name.p);
       return NULL;
     }
+    case JAXT_SDY_TO_LOCAL:
+    case JAXT_SDY_TO_GLOBAL:
+      if (op->n_results != op->n_operands)
+        return op_error(op, SHLOC_ERR_VERIFY, "target '%.*s' has %u results for %u operands", (int)name.n, name.p,
+                        op->n_results, op->n_operands);
+      for (uint32_t i = 0; i < op->n_results; i++) {
+        const shl_type *a = op->operands[i]->type, *r = op->results[i].type;
+        if (type_eq(a, r)) continue;
+        if (a->kind != TY_TENSOR || r->kind != TY_TENSOR || a->rank != r->rank ||
+            type_storage_dtype(a) != type_storage_dtype(r))
+          return op_error(op, SHLOC_ERR_VERIFY,
+                          "target '%.*s': value #%u keeps its element type and rank (only its shape changes)",
+                          (int)name.n, name.p, i);
+      }
+      return NULL;
     case JAXT_SINK:
       if (op->n_results) return op_error(op, SHLOC_ERR_VERIFY, "target 'dce_sink' has no results");
       return NULL;

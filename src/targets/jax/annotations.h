@@ -15,6 +15,9 @@ typedef enum {
   JAXT_ALLOCATE_BUFFER, /* no operands, one fresh buffer: zero-filled (the content is unspecified) */
   JAXT_SPMD_SHAPE,      /* SPMDFullToShardShape / SPMDShardToFullShape: an identity when the types agree; else a
                            device's tile of a global value, or the global value from the devices' tiles */
+  JAXT_SDY_TO_LOCAL,    /* xla.sdy.GlobalToLocalShape and */
+  JAXT_SDY_TO_GLOBAL,   /* xla.sdy.LocalToGlobalShape (Shardy's round-trip form of a manual computation): identities
+                           when the types agree; else as SPMD_SHAPE, for each value (exec/collectives/manual_rt.c) */
 } jax_target_kind;
 
 /* The built-in target called `name`; false for any other name. */

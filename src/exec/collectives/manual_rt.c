@@ -1,0 +1,73 @@
+/* Shardy's round-trip form of a manual computation on several devices:
+ * custom_call @xla.sdy.GlobalToLocalShape cuts this device's tiles (the
+ * entry of manual.c), the body runs as an ordinary func.call, and
+ * custom_call @xla.sdy.LocalToGlobalShape rebuilds the global values (the
+ * exit of manual.c).  The manual axes and shardings are string frontend
+ * attributes (dialects/sdy/sdy_roundtrip.h) on the custom call itself, or,
+ * in the older form, on the call between the two. */
+#include "dialects/sdy/sdy_roundtrip.h"
+#include "device.h"
+#include "manual.h"
+
+typedef struct {
+  manual_spec ms;
+  bool to_local;
+} rt_params;
+
+/* The func.call of the body next to op: the one that uses op's first
+ * result (entering) or makes its first operand (leaving). */
+static const shl_op *body_call(const shl_op *op, bool to_local) {
+  if (!to_local) {
+    const shl_op *d = op->n_operands ? op->operands[0]->def : NULL;
+    return d && op_id(d) == OP_FUNC_CALL ? d : NULL;
+  }
+  for (const shl_op *o = op->next; op->n_results && o; o = o->next)
+    if (op_id(o) == OP_FUNC_CALL)
+      for (uint32_t i = 0; i < o->n_operands; i++)
+        if (o->operands[i] == &op->results[0]) return o;
+  return NULL;
+}
+
+shl_status coll_sdy_rt_prepare(plan_ctx *pc, const shl_op *op, bool to_local, void **params) {
+  /* Parsed once here into the module's arena, before any device runs. */
+  shloc_module *m = (shloc_module *)plan_module(pc);
+  const char *side = to_local ? "xla.sdy.in_shardings" : "xla.sdy.out_shardings";
+  const shl_op *at = op;
+  const shl_attr *ma, *pv;
+  ST_TRY(sdy_rt_op_attr(m, op, "xla.sdy.manual_axes", SDY_MANUAL_AXES, &ma));
+  if (!ma && (at = body_call(op, to_local)) != NULL)
+    ST_TRY(sdy_rt_op_attr(m, at, "xla.sdy.manual_axes", SDY_MANUAL_AXES, &ma));
+  if (!ma)
+    return op_error(op, SHLOC_ERR_VERIFY,
+                    "needs the frontend attributes xla.sdy.manual_axes and %s (on it, or on the call of the body)",
+                    side);
+  ST_TRY(sdy_rt_op_attr(m, at, side, SDY_SHARDING_PER_VALUE, &pv));
+  if (!pv) return op_error(at, SHLOC_ERR_VERIFY, "has xla.sdy.manual_axes but no %s", side);
+  rt_params *rp = plan_alloc(pc, sizeof *rp);
+  if (!rp) return st_oom();
+  const sdy_sharding_per_value *v = sdy_attr_per_value(pv);
+  *rp = (rt_params){{NULL, sdy_attr_manual_axes(ma), to_local ? v : NULL, to_local ? NULL : v}, to_local};
+  if (v->n != op->n_operands || op->n_results != op->n_operands)
+    return op_error(op, SHLOC_ERR_VERIFY, "has %u operands, %u results and %u shardings in %s", op->n_operands,
+                    op->n_results, v->n, side);
+  if (v->n) ST_TRY(sdy_rt_sharding_mesh(m, at, side, v->v[0], &rp->ms.mesh));
+  for (uint32_t i = 0; rp->ms.mesh && i < rp->ms.axes->n; i++)
+    if (sdy_mesh_axis_size(rp->ms.mesh, rp->ms.axes->names[i]) < 0)
+      return op_error(at, SHLOC_ERR_VERIFY, "xla.sdy.manual_axes: the mesh has no axis \"%.*s\"",
+                      (int)rp->ms.axes->names[i].n, rp->ms.axes->names[i].p);
+  *params = rp;
+  return NULL;
+}
+
+shl_status coll_sdy_rt_run(exec_ctx *ec, const plan_op *po, const void *params, shl_buf *const *in,
+                           shl_buf *const *out) {
+  const rt_params *rp = params;
+  const shl_op *op = po->op;
+  if (!ec->proc)
+    return op_error(op, SHLOC_ERR_UNSUPPORTED,
+                    "changes the values' shapes to per-device ones (a manual computation in Shardy's round-trip "
+                    "form): run it on several devices (shloc run --partitions N)");
+  if (!rp->ms.mesh) return NULL; /* no operands */
+  return rp->to_local ? coll_manual_cut(ec, op, &rp->ms, po->n_in, in, out)
+                      : coll_manual_join(ec, op, &rp->ms, po->n_in, in, out);
+}
