@@ -34,7 +34,10 @@ shl_status coll_spmd_shape(exec_ctx *ec, const plan_op *po, const shl_buf *in, s
 
 /* xla.sdy.GlobalToLocalShape (to_local) and xla.sdy.LocalToGlobalShape
  * whose shapes differ (manual_rt.c): the shardings come from their string
- * frontend attributes, or from those of the call of the body. */
+ * frontend attributes, or from those of the call of the body.  They run
+ * (rather than alias) whenever they carry those attributes: on several
+ * devices even equal shapes may hold different values per device. */
+bool coll_sdy_rt_manual(const shl_op *op, bool to_local);
 shl_status coll_sdy_rt_prepare(plan_ctx *pc, const shl_op *op, bool to_local, void **params);
 shl_status coll_sdy_rt_run(exec_ctx *ec, const plan_op *po, const void *params, shl_buf *const *in,
                            shl_buf *const *out);

@@ -28,6 +28,15 @@ static const shl_op *body_call(const shl_op *op, bool to_local) {
   return NULL;
 }
 
+static bool has_manual_axes(const shl_op *op) {
+  const shl_attr *fa = op ? op_attr(op, "mhlo.frontend_attributes") : NULL;
+  return fa && fa->kind == AT_DICT && attr_dict_get(fa->u.dict.items, fa->u.dict.n, "xla.sdy.manual_axes");
+}
+
+bool coll_sdy_rt_manual(const shl_op *op, bool to_local) {
+  return has_manual_axes(op) || has_manual_axes(body_call(op, to_local));
+}
+
 shl_status coll_sdy_rt_prepare(plan_ctx *pc, const shl_op *op, bool to_local, void **params) {
   /* Parsed once here into the module's arena, before any device runs. */
   shloc_module *m = (shloc_module *)plan_module(pc);
@@ -63,10 +72,17 @@ shl_status coll_sdy_rt_run(exec_ctx *ec, const plan_op *po, const void *params, 
                            shl_buf *const *out) {
   const rt_params *rp = params;
   const shl_op *op = po->op;
-  if (!ec->proc)
+  if (!ec->proc) {
+    /* One device: the values are whole when the shapes agree. */
+    bool same = true;
+    for (uint32_t k = 0; k < po->n_in; k++) same = same && type_eq(in[k]->type, out[k]->type);
+    for (uint32_t k = 0; same && k < po->n_in; k++)
+      if (in[k]->data != out[k]->data && in[k]->nbytes) memcpy(out[k]->data, in[k]->data, in[k]->nbytes);
+    if (same) return NULL;
     return op_error(op, SHLOC_ERR_UNSUPPORTED,
                     "changes the values' shapes to per-device ones (a manual computation in Shardy's round-trip "
                     "form): run it on several devices (shloc run --partitions N)");
+  }
   if (!rp->ms.mesh) return NULL; /* no operands */
   return rp->to_local ? coll_manual_cut(ec, op, &rp->ms, po->n_in, in, out)
                       : coll_manual_join(ec, op, &rp->ms, po->n_in, in, out);

@@ -29,7 +29,10 @@ static shl_str target_name(const shl_op *op) {
 
 bool custom_call_forwards(const shl_op *op) {
   jax_target_kind kind;
-  return jax_target_lookup(target_name(op), &kind) && jax_target_forwards(op, kind);
+  if (!jax_target_lookup(target_name(op), &kind)) return false;
+  if ((kind == JAXT_SDY_TO_LOCAL || kind == JAXT_SDY_TO_GLOBAL) && coll_sdy_rt_manual(op, kind == JAXT_SDY_TO_LOCAL))
+    return false;
+  return jax_target_forwards(op, kind);
 }
 
 /* shape_assertion: the predicate, else the message with the inputs filled in. */
@@ -84,7 +87,7 @@ static shl_status cc_prepare(plan_ctx *pc, const shl_op *op, void **params) {
   if (jax_target_lookup(name, &cp->jax)) {
     cp->target = CC_JAX;
     ST_TRY(jax_target_check(op, name, cp->jax));
-    if ((cp->jax == JAXT_SDY_TO_LOCAL || cp->jax == JAXT_SDY_TO_GLOBAL) && !jax_target_forwards(op, cp->jax))
+    if ((cp->jax == JAXT_SDY_TO_LOCAL || cp->jax == JAXT_SDY_TO_GLOBAL) && !custom_call_forwards(op))
       return coll_sdy_rt_prepare(pc, op, cp->jax == JAXT_SDY_TO_LOCAL, &cp->call);
     return NULL;
   }
