@@ -26,6 +26,15 @@ for case in "2 dense<[2.800000e+01, 4.200000e+01, 6.000000e+01, 8.200000e+01]>" 
     grep -qF "$want" "$tmp/multi.out" || { cat "$tmp/multi.out"; fail "$form form on $n devices: expected $want"; }
     "$SHLOC" run "$tmp/rt.mlir" --input "$tmp/x.npy" -o "$tmp/y.npy" || fail "-o $form $n"
     cmp -s "$tmp/y.npy" "$tmp/y1.npy" || fail "-o: $form form on $n devices differs from one device"
+    # The result split over x too: LocalToGlobalShape joins the devices'
+    # (equal) psums into one global array, the one-device tile n times.
+    shmap_rt "$n" $form split > "$tmp/rts.mlir"
+    "$SHLOC" run "$tmp/rts.mlir" --input "$tmp/x.npy" > "$tmp/split.out" 2>&1 || { cat "$tmp/split.out"; fail "$form split on $n devices"; }
+    tile=${want#dense<\[}
+    tile=${tile%\]>}
+    all=$tile
+    for k in $(seq 2 "$n"); do all="$all, $tile"; done
+    grep -qF "dense<[$all]> : tensor<8xf32>" "$tmp/split.out" || { cat "$tmp/split.out"; fail "$form split on $n devices: expected [$all]"; }
   done
 done
 # Per-device inputs: the tiles of the argument's xla.sdy.sharding string.
