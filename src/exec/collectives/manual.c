@@ -8,7 +8,8 @@
  * Devices whose tiles coincide (axes the result is replicated over) hold
  * equal values; the first device of the mesh with a tile provides it.
  * GSPMD's form of the same (SPMDFullToShardShape / SPMDShardToFullShape
- * custom calls around a call of the body) works alike. */
+ * custom calls around a call of the body) works alike; Shardy's round-trip
+ * form (manual_rt.c) calls the entry and the exit separately. */
 #include <stdlib.h>
 
 #include "device.h"

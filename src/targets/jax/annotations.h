@@ -26,8 +26,9 @@ bool jax_target_lookup(shl_str name, jax_target_kind *kind);
  * that the executor can alias instead of running it. */
 bool jax_target_forwards(const shl_op *op, jax_target_kind kind);
 /* The operand and result rules of the kind; an identity whose shapes differ
- * is unsupported, except SPMDFullToShardShape / SPMDShardToFullShape, which
- * change shapes on several devices.  Errors name the op and the target. */
+ * is unsupported, except SPMDFullToShardShape / SPMDShardToFullShape and
+ * xla.sdy.GlobalToLocalShape / LocalToGlobalShape, which change shapes on
+ * several devices.  Errors name the op and the target. */
 shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind);
 
 /* shape_assertion's message: `fmt` with llvm::formatv replacements
