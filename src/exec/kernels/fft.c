@@ -156,6 +156,10 @@ static void fft_axis_order(const int64_t *dims, int rank, int first, int nax, in
   }
 }
 
+/* Lane vectors for batched passes (fft_nd.h): one SSE register. */
+typedef float f32_lanes __attribute__((vector_size(16)));
+typedef double f64_lanes __attribute__((vector_size(16)));
+
 #define FR float
 #define FX(name) f32_##name
 #include "fft_cpass.h"

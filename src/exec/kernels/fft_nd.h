@@ -8,22 +8,62 @@
  * what the plan needs (in complex elements). */
 static size_t FX(line_scratch)(size_t n, size_t plan_buf) { return 2 * n + plan_buf + 2; }
 
+/* The complex butterflies over FX(lanes): several lines of a batch go
+ * through the passes at once, one per lane.  Every lane does the scalar
+ * code's operations in its order with the same scalar twiddles (and the
+ * file is compiled without FP contraction), so each line's result has the
+ * same bits as when transformed alone. */
+typedef struct {
+  FX(lanes) r, i;
+} FX(vcx);
+#define FX_NL (sizeof(FX(lanes)) / sizeof(FR))
+#define FV FX(lanes)
+#define VC FX(vcx)
+#define FY(name) FX(v##name)
+#include "fft_cpass_exec.h"
+#undef FV
+#undef VC
+#undef FY
+
 /* Complex transforms of every line along dims[axis] from src into dst (which
- * may be src); results scaled by fct when fct != 1. */
+ * may be src); results scaled by fct when fct != 1.  Lines go FX_NL at a
+ * time through the lane-parallel passes, the last lines % FX_NL one by one. */
 static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, int rank, const int64_t *dims, int axis,
                          bool fwd, FR fct) {
   size_t n = (size_t)dims[axis], s = 1, outer = 1;
   for (int d = axis + 1; d < rank; d++) s *= (size_t)dims[d];
   for (int d = 0; d < axis; d++) outer *= (size_t)dims[d];
-  size_t lines = outer * s, per = FX(line_scratch)(n, pl->buf);
+  size_t lines = outer * s, groups = lines / FX_NL, units = groups + lines % FX_NL;
+  size_t per = FX(line_scratch)(n, pl->buf); /* in FX(vcx), enough for one line of FX(cx) too */
   int nt = omp_get_max_threads();
-  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
-  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if ((size_t)nt > units) nt = units ? (int)units : 1;
+  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (size_t L = 0; L < lines; L++) {
-    FX(cx) *line = work + (size_t)omp_get_thread_num() * per, *ch = line + n, *buf = ch + n;
-    size_t base = (L / s) * n * s + L % s;
+  for (size_t u = 0; u < units; u++) {
+    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
+    if (u < groups) {
+      FX(vcx) *line = w, *ch = line + n, *buf = ch + n;
+      size_t base[FX_NL];
+      for (size_t l = 0; l < FX_NL; l++) {
+        size_t L = u * FX_NL + l;
+        base[l] = (L / s) * n * s + L % s;
+      }
+      for (size_t j = 0; j < n; j++)
+        for (size_t l = 0; l < FX_NL; l++) {
+          FX(cx) x = src[base[l] + j * s];
+          line[j].r[l] = x.r, line[j].i[l] = x.i;
+        }
+      FX(vcx) *res = FX(vcpass_exec)(pl, line, ch, buf, fwd);
+      for (size_t j = 0; j < n; j++)
+        for (size_t l = 0; l < FX_NL; l++) {
+          FX(cx) x = {res[j].r[l], res[j].i[l]};
+          dst[base[l] + j * s] = fct != (FR)1 ? FX(cscale)(x, fct) : x;
+        }
+      continue;
+    }
+    FX(cx) *line = (FX(cx) *)w, *ch = line + n, *buf = ch + n;
+    size_t L = groups * FX_NL + (u - groups), base = (L / s) * n * s + L % s;
     for (size_t j = 0; j < n; j++) line[j] = src[base + j * s];
     FX(cx) *res = FX(cpass_exec)(pl, line, ch, buf, fwd);
     for (size_t j = 0; j < n; j++) dst[base + j * s] = fct != (FR)1 ? FX(cscale)(res[j], fct) : res[j];
@@ -80,6 +120,7 @@ static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t
   free(work);
   return true;
 }
+#undef FX_NL
 
 /* Plans for the transformed axes, built once at prepare time. */
 typedef struct {
