@@ -21,6 +21,7 @@ typedef struct {
 #define VC FX(vcx)
 #define FY(name) FX(v##name)
 #include "fft_cpass_exec.h"
+#include "fft_rpass_exec.h"
 #undef FV
 #undef VC
 #undef FY
@@ -72,48 +73,83 @@ static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, in
   return true;
 }
 
-/* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1 complex. */
+/* Halfcomplex (r0, r1, i1, r2, i2, ...; element j at hc[j * stride]) to
+ * n/2+1 complex values. */
+static void FX(hc_unpack)(const FR *hc, size_t stride, size_t n, FX(cx) *o) {
+  o[0] = (FX(cx)){hc[0], 0};
+  size_t i = 1, ii = 1;
+  for (; i + 1 < n; i += 2, ii++) o[ii] = (FX(cx)){hc[i * stride], hc[(i + 1) * stride]};
+  if (i < n) o[ii] = (FX(cx)){hc[i * stride], 0};
+}
+
+/* The reverse: n/2+1 complex values to halfcomplex at hc[j * stride]. */
+static void FX(hc_pack)(const FX(cx) *in, size_t n, FR *hc, size_t stride) {
+  hc[0] = in[0].r;
+  size_t i = 1, ii = 1;
+  for (; i + 1 < n; i += 2, ii++) hc[i * stride] = in[ii].r, hc[(i + 1) * stride] = in[ii].i;
+  if (i < n) hc[i * stride] = in[ii].r;
+}
+
+/* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1
+ * complex, FX_NL lines at a time through the lane-parallel passes. */
 static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct) {
-  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf);
+  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf), groups = lines / FX_NL, units = groups + lines % FX_NL;
   int nt = omp_get_max_threads();
-  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
-  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if ((size_t)nt > units) nt = units ? (int)units : 1;
+  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (size_t L = 0; L < lines; L++) {
-    FX(cx) *w = work + (size_t)omp_get_thread_num() * per;
-    FR *line = (FR *)w, *ch = line + n;
+  for (size_t u = 0; u < units; u++) {
+    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
+    if (u < groups) {
+      FX(lanes) *line = (FX(lanes) *)w, *ch = line + n;
+      const FR *in = src + u * FX_NL * n;
+      for (size_t j = 0; j < n; j++)
+        for (size_t l = 0; l < FX_NL; l++) line[j][l] = in[l * n + j];
+      FX(lanes) *res = FX(vrpass_exec)(pl, line, ch, w + n, true);
+      if (fct != (FR)1)
+        for (size_t j = 0; j < n; j++) res[j] *= fct;
+      for (size_t l = 0; l < FX_NL; l++) FX(hc_unpack)((const FR *)res + l, FX_NL, n, dst + (u * FX_NL + l) * m);
+      continue;
+    }
+    FX(cx) *wc = (FX(cx) *)w;
+    FR *line = (FR *)wc, *ch = line + n;
+    size_t L = groups * FX_NL + (u - groups);
     memcpy(line, src + L * n, n * sizeof *line);
-    FR *res = FX(rpass_exec)(pl, line, ch, w + n, true);
+    FR *res = FX(rpass_exec)(pl, line, ch, wc + n, true);
     if (fct != (FR)1)
       for (size_t j = 0; j < n; j++) res[j] *= fct;
-    FX(cx) *o = dst + L * m;
-    o[0] = (FX(cx)){res[0], 0};
-    size_t i = 1, ii = 1;
-    for (; i + 1 < n; i += 2, ii++) o[ii] = (FX(cx)){res[i], res[i + 1]};
-    if (i < n) o[ii] = (FX(cx)){res[i], 0};
+    FX(hc_unpack)(res, 1, n, dst + L * m);
   }
   free(work);
   return true;
 }
 
-/* Halfcomplex-to-real along the last axis: lines of n/2+1 complex -> n reals. */
+/* Halfcomplex-to-real along the last axis: lines of n/2+1 complex -> n
+ * reals, FX_NL lines at a time through the lane-parallel passes. */
 static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t lines, size_t n, FR fct) {
-  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf);
+  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf), groups = lines / FX_NL, units = groups + lines % FX_NL;
   int nt = omp_get_max_threads();
-  if ((size_t)nt > lines) nt = lines ? (int)lines : 1;
-  FX(cx) *work = malloc((size_t)nt * per * sizeof *work);
+  if ((size_t)nt > units) nt = units ? (int)units : 1;
+  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (size_t L = 0; L < lines; L++) {
-    FX(cx) *w = work + (size_t)omp_get_thread_num() * per;
-    FR *line = (FR *)w, *ch = line + n;
-    const FX(cx) *in = src + L * m;
-    line[0] = in[0].r;
-    size_t i = 1, ii = 1;
-    for (; i + 1 < n; i += 2, ii++) line[i] = in[ii].r, line[i + 1] = in[ii].i;
-    if (i < n) line[i] = in[ii].r;
-    FR *res = FX(rpass_exec)(pl, line, ch, w + n, false);
+  for (size_t u = 0; u < units; u++) {
+    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
+    if (u < groups) {
+      FX(lanes) *line = (FX(lanes) *)w, *ch = line + n;
+      for (size_t l = 0; l < FX_NL; l++) FX(hc_pack)(src + (u * FX_NL + l) * m, n, (FR *)line + l, FX_NL);
+      FX(lanes) *res = FX(vrpass_exec)(pl, line, ch, w + n, false);
+      FR *o = dst + u * FX_NL * n;
+      for (size_t j = 0; j < n; j++)
+        for (size_t l = 0; l < FX_NL; l++) o[l * n + j] = fct != (FR)1 ? res[j][l] * fct : res[j][l];
+      continue;
+    }
+    FX(cx) *wc = (FX(cx) *)w;
+    FR *line = (FR *)wc, *ch = line + n;
+    size_t L = groups * FX_NL + (u - groups);
+    FX(hc_pack)(src + L * m, n, line, 1);
+    FR *res = FX(rpass_exec)(pl, line, ch, wc + n, false);
     FR *o = dst + L * n;
     for (size_t j = 0; j < n; j++) o[j] = fct != (FR)1 ? res[j] * fct : res[j];
   }
