@@ -156,9 +156,16 @@ static void fft_axis_order(const int64_t *dims, int rank, int first, int nax, in
   }
 }
 
-/* Lane vectors for batched passes (fft_nd.h): one SSE register. */
+/* Lane vectors for batched passes (fft_nd.h): one SSE register, and one
+ * AVX register where GCC can compile for AVX2 and the CPU has it (clang,
+ * the fuzzing build, keeps to SSE). */
 typedef float f32_lanes __attribute__((vector_size(16)));
 typedef double f64_lanes __attribute__((vector_size(16)));
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FFT_WIDE 1
+typedef float f32_wlanes __attribute__((vector_size(32)));
+typedef double f64_wlanes __attribute__((vector_size(32)));
+#endif
 
 #define FR float
 #define FX(name) f32_##name

@@ -8,71 +8,6 @@
  * what the plan needs (in complex elements). */
 static size_t FX(line_scratch)(size_t n, size_t plan_buf) { return 2 * n + plan_buf + 2; }
 
-/* The complex butterflies over FX(lanes): several lines of a batch go
- * through the passes at once, one per lane.  Every lane does the scalar
- * code's operations in its order with the same scalar twiddles (and the
- * file is compiled without FP contraction), so each line's result has the
- * same bits as when transformed alone. */
-typedef struct {
-  FX(lanes) r, i;
-} FX(vcx);
-#define FX_NL (sizeof(FX(lanes)) / sizeof(FR))
-#define FV FX(lanes)
-#define VC FX(vcx)
-#define FY(name) FX(v##name)
-#include "fft_cpass_exec.h"
-#include "fft_rpass_exec.h"
-#undef FV
-#undef VC
-#undef FY
-
-/* Complex transforms of every line along dims[axis] from src into dst (which
- * may be src); results scaled by fct when fct != 1.  Lines go FX_NL at a
- * time through the lane-parallel passes, the last lines % FX_NL one by one. */
-static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, int rank, const int64_t *dims, int axis,
-                         bool fwd, FR fct) {
-  size_t n = (size_t)dims[axis], s = 1, outer = 1;
-  for (int d = axis + 1; d < rank; d++) s *= (size_t)dims[d];
-  for (int d = 0; d < axis; d++) outer *= (size_t)dims[d];
-  size_t lines = outer * s, groups = lines / FX_NL, units = groups + lines % FX_NL;
-  size_t per = FX(line_scratch)(n, pl->buf); /* in FX(vcx), enough for one line of FX(cx) too */
-  int nt = omp_get_max_threads();
-  if ((size_t)nt > units) nt = units ? (int)units : 1;
-  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
-  if (!work) return false;
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (size_t u = 0; u < units; u++) {
-    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
-    if (u < groups) {
-      FX(vcx) *line = w, *ch = line + n, *buf = ch + n;
-      size_t base[FX_NL];
-      for (size_t l = 0; l < FX_NL; l++) {
-        size_t L = u * FX_NL + l;
-        base[l] = (L / s) * n * s + L % s;
-      }
-      for (size_t j = 0; j < n; j++)
-        for (size_t l = 0; l < FX_NL; l++) {
-          FX(cx) x = src[base[l] + j * s];
-          line[j].r[l] = x.r, line[j].i[l] = x.i;
-        }
-      FX(vcx) *res = FX(vcpass_exec)(pl, line, ch, buf, fwd);
-      for (size_t j = 0; j < n; j++)
-        for (size_t l = 0; l < FX_NL; l++) {
-          FX(cx) x = {res[j].r[l], res[j].i[l]};
-          dst[base[l] + j * s] = fct != (FR)1 ? FX(cscale)(x, fct) : x;
-        }
-      continue;
-    }
-    FX(cx) *line = (FX(cx) *)w, *ch = line + n, *buf = ch + n;
-    size_t L = groups * FX_NL + (u - groups), base = (L / s) * n * s + L % s;
-    for (size_t j = 0; j < n; j++) line[j] = src[base + j * s];
-    FX(cx) *res = FX(cpass_exec)(pl, line, ch, buf, fwd);
-    for (size_t j = 0; j < n; j++) dst[base + j * s] = fct != (FR)1 ? FX(cscale)(res[j], fct) : res[j];
-  }
-  free(work);
-  return true;
-}
-
 /* Halfcomplex (r0, r1, i1, r2, i2, ...; element j at hc[j * stride]) to
  * n/2+1 complex values. */
 static void FX(hc_unpack)(const FR *hc, size_t stride, size_t n, FX(cx) *o) {
@@ -90,31 +25,100 @@ static void FX(hc_pack)(const FX(cx) *in, size_t n, FR *hc, size_t stride) {
   if (i < n) hc[i * stride] = in[ii].r;
 }
 
-/* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1
- * complex, FX_NL lines at a time through the lane-parallel passes. */
-static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct) {
-  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf), groups = lines / FX_NL, units = groups + lines % FX_NL;
+/* Lane-parallel passes: SSE2 vectors everywhere, AVX2 ones where the CPU
+ * has them (chosen at run time; fft.c defines FFT_WIDE when it can). */
+#define LT FX(lanes)
+#define FY(name) FX(v##name)
+#include "fft_lanes.h"
+#undef LT
+#undef FY
+#ifdef FFT_WIDE
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#define LT FX(wlanes)
+#define FY(name) FX(w##name)
+#include "fft_lanes.h"
+#undef LT
+#undef FY
+#pragma GCC pop_options
+#endif
+
+/* Lines per group (the lane count) on this CPU. */
+static size_t FX(group_lines)(void) {
+#ifdef FFT_WIDE
+  if (__builtin_cpu_supports("avx2")) return sizeof(FX(wlanes)) / sizeof(FR);
+#endif
+  return sizeof(FX(lanes)) / sizeof(FR);
+}
+
+/* Per-thread scratch for a line of n in groups of nl lines, in bytes (a
+ * multiple of 64 so that every thread's part stays vector-aligned). */
+static size_t FX(group_scratch)(size_t n, size_t plan_buf, size_t nl) {
+  return (FX(line_scratch)(n, plan_buf) * 2 * nl * sizeof(FR) + 63) / 64 * 64;
+}
+
+/* Complex transforms of every line along dims[axis] from src into dst (which
+ * may be src); results scaled by fct when fct != 1.  Lines go in groups
+ * through the lane-parallel passes, the last lines % group one by one. */
+static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, int rank, const int64_t *dims, int axis,
+                         bool fwd, FR fct) {
+  size_t n = (size_t)dims[axis], s = 1, outer = 1;
+  for (int d = axis + 1; d < rank; d++) s *= (size_t)dims[d];
+  for (int d = 0; d < axis; d++) outer *= (size_t)dims[d];
+  size_t nl = FX(group_lines)(), lines = outer * s, groups = lines / nl, units = groups + lines % nl;
+  size_t per = FX(group_scratch)(n, pl->buf, nl);
   int nt = omp_get_max_threads();
   if ((size_t)nt > units) nt = units ? (int)units : 1;
-  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
+  char *work = aligned_alloc(64, (size_t)nt * per);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (size_t u = 0; u < units; u++) {
-    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
+    void *w = work + (size_t)omp_get_thread_num() * per;
     if (u < groups) {
-      FX(lanes) *line = (FX(lanes) *)w, *ch = line + n;
-      const FR *in = src + u * FX_NL * n;
-      for (size_t j = 0; j < n; j++)
-        for (size_t l = 0; l < FX_NL; l++) line[j][l] = in[l * n + j];
-      FX(lanes) *res = FX(vrpass_exec)(pl, line, ch, w + n, true);
-      if (fct != (FR)1)
-        for (size_t j = 0; j < n; j++) res[j] *= fct;
-      for (size_t l = 0; l < FX_NL; l++) FX(hc_unpack)((const FR *)res + l, FX_NL, n, dst + (u * FX_NL + l) * m);
+#ifdef FFT_WIDE
+      if (nl > sizeof(FX(lanes)) / sizeof(FR)) {
+        FX(wc2c_group)(pl, src, dst, u * nl, n, s, fwd, fct, w);
+        continue;
+      }
+#endif
+      FX(vc2c_group)(pl, src, dst, u * nl, n, s, fwd, fct, w);
       continue;
     }
-    FX(cx) *wc = (FX(cx) *)w;
-    FR *line = (FR *)wc, *ch = line + n;
-    size_t L = groups * FX_NL + (u - groups);
+    FX(cx) *line = w, *ch = line + n, *buf = ch + n;
+    size_t L = groups * nl + (u - groups), base = (L / s) * n * s + L % s;
+    for (size_t j = 0; j < n; j++) line[j] = src[base + j * s];
+    FX(cx) *res = FX(cpass_exec)(pl, line, ch, buf, fwd);
+    for (size_t j = 0; j < n; j++) dst[base + j * s] = fct != (FR)1 ? FX(cscale)(res[j], fct) : res[j];
+  }
+  free(work);
+  return true;
+}
+
+/* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1
+ * complex, in groups through the lane-parallel passes. */
+static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct) {
+  size_t m = n / 2 + 1, nl = FX(group_lines)(), per = FX(group_scratch)(n, pl->buf, nl);
+  size_t groups = lines / nl, units = groups + lines % nl;
+  int nt = omp_get_max_threads();
+  if ((size_t)nt > units) nt = units ? (int)units : 1;
+  char *work = aligned_alloc(64, (size_t)nt * per);
+  if (!work) return false;
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (size_t u = 0; u < units; u++) {
+    void *w = work + (size_t)omp_get_thread_num() * per;
+    if (u < groups) {
+#ifdef FFT_WIDE
+      if (nl > sizeof(FX(lanes)) / sizeof(FR)) {
+        FX(wr2c_group)(pl, src + u * nl * n, dst + u * nl * m, n, fct, w);
+        continue;
+      }
+#endif
+      FX(vr2c_group)(pl, src + u * nl * n, dst + u * nl * m, n, fct, w);
+      continue;
+    }
+    FX(cx) *wc = w;
+    FR *line = w, *ch = line + n;
+    size_t L = groups * nl + (u - groups);
     memcpy(line, src + L * n, n * sizeof *line);
     FR *res = FX(rpass_exec)(pl, line, ch, wc + n, true);
     if (fct != (FR)1)
@@ -126,28 +130,30 @@ static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t
 }
 
 /* Halfcomplex-to-real along the last axis: lines of n/2+1 complex -> n
- * reals, FX_NL lines at a time through the lane-parallel passes. */
+ * reals, in groups through the lane-parallel passes. */
 static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t lines, size_t n, FR fct) {
-  size_t m = n / 2 + 1, per = FX(line_scratch)(n, pl->buf), groups = lines / FX_NL, units = groups + lines % FX_NL;
+  size_t m = n / 2 + 1, nl = FX(group_lines)(), per = FX(group_scratch)(n, pl->buf, nl);
+  size_t groups = lines / nl, units = groups + lines % nl;
   int nt = omp_get_max_threads();
   if ((size_t)nt > units) nt = units ? (int)units : 1;
-  FX(vcx) *work = malloc((size_t)nt * per * sizeof *work);
+  char *work = aligned_alloc(64, (size_t)nt * per);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (size_t u = 0; u < units; u++) {
-    FX(vcx) *w = work + (size_t)omp_get_thread_num() * per;
+    void *w = work + (size_t)omp_get_thread_num() * per;
     if (u < groups) {
-      FX(lanes) *line = (FX(lanes) *)w, *ch = line + n;
-      for (size_t l = 0; l < FX_NL; l++) FX(hc_pack)(src + (u * FX_NL + l) * m, n, (FR *)line + l, FX_NL);
-      FX(lanes) *res = FX(vrpass_exec)(pl, line, ch, w + n, false);
-      FR *o = dst + u * FX_NL * n;
-      for (size_t j = 0; j < n; j++)
-        for (size_t l = 0; l < FX_NL; l++) o[l * n + j] = fct != (FR)1 ? res[j][l] * fct : res[j][l];
+#ifdef FFT_WIDE
+      if (nl > sizeof(FX(lanes)) / sizeof(FR)) {
+        FX(wc2r_group)(pl, src + u * nl * m, dst + u * nl * n, n, fct, w);
+        continue;
+      }
+#endif
+      FX(vc2r_group)(pl, src + u * nl * m, dst + u * nl * n, n, fct, w);
       continue;
     }
-    FX(cx) *wc = (FX(cx) *)w;
-    FR *line = (FR *)wc, *ch = line + n;
-    size_t L = groups * FX_NL + (u - groups);
+    FX(cx) *wc = w;
+    FR *line = w, *ch = line + n;
+    size_t L = groups * nl + (u - groups);
     FX(hc_pack)(src + L * m, n, line, 1);
     FR *res = FX(rpass_exec)(pl, line, ch, wc + n, false);
     FR *o = dst + L * n;
@@ -156,7 +162,6 @@ static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t
   free(work);
   return true;
 }
-#undef FX_NL
 
 /* Plans for the transformed axes, built once at prepare time. */
 typedef struct {
