@@ -61,7 +61,7 @@ static size_t FX(group_scratch)(size_t n, size_t plan_buf, size_t nl) {
  * may be src); results scaled by fct when fct != 1.  Lines go in groups
  * through the lane-parallel passes, the last lines % group one by one. */
 static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, int rank, const int64_t *dims, int axis,
-                         bool fwd, FR fct) {
+                         bool fwd, FR fct, fft_scratch *sc) {
   size_t n = (size_t)dims[axis], s = 1, outer = 1;
   for (int d = axis + 1; d < rank; d++) s *= (size_t)dims[d];
   for (int d = 0; d < axis; d++) outer *= (size_t)dims[d];
@@ -69,7 +69,7 @@ static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, in
   size_t per = FX(group_scratch)(n, pl->buf, nl);
   int nt = omp_get_max_threads();
   if ((size_t)nt > units) nt = units ? (int)units : 1;
-  char *work = aligned_alloc(64, (size_t)nt * per);
+  char *work = fft_scratch_get(sc, (size_t)nt * per);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (size_t u = 0; u < units; u++) {
@@ -90,18 +90,18 @@ static bool FX(c2c_axis)(const FX(cpass) *pl, const FX(cx) *src, FX(cx) *dst, in
     FX(cx) *res = FX(cpass_exec)(pl, line, ch, buf, fwd);
     for (size_t j = 0; j < n; j++) dst[base + j * s] = fct != (FR)1 ? FX(cscale)(res[j], fct) : res[j];
   }
-  free(work);
   return true;
 }
 
 /* Real-to-halfcomplex along the last axis: lines of n reals -> n/2+1
  * complex, in groups through the lane-parallel passes. */
-static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct) {
+static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t lines, size_t n, FR fct,
+                         fft_scratch *sc) {
   size_t m = n / 2 + 1, nl = FX(group_lines)(), per = FX(group_scratch)(n, pl->buf, nl);
   size_t groups = lines / nl, units = groups + lines % nl;
   int nt = omp_get_max_threads();
   if ((size_t)nt > units) nt = units ? (int)units : 1;
-  char *work = aligned_alloc(64, (size_t)nt * per);
+  char *work = fft_scratch_get(sc, (size_t)nt * per);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (size_t u = 0; u < units; u++) {
@@ -125,18 +125,18 @@ static bool FX(r2c_last)(const FX(rpass) *pl, const FR *src, FX(cx) *dst, size_t
       for (size_t j = 0; j < n; j++) res[j] *= fct;
     FX(hc_unpack)(res, 1, n, dst + L * m);
   }
-  free(work);
   return true;
 }
 
 /* Halfcomplex-to-real along the last axis: lines of n/2+1 complex -> n
  * reals, in groups through the lane-parallel passes. */
-static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t lines, size_t n, FR fct) {
+static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t lines, size_t n, FR fct,
+                         fft_scratch *sc) {
   size_t m = n / 2 + 1, nl = FX(group_lines)(), per = FX(group_scratch)(n, pl->buf, nl);
   size_t groups = lines / nl, units = groups + lines % nl;
   int nt = omp_get_max_threads();
   if ((size_t)nt > units) nt = units ? (int)units : 1;
-  char *work = aligned_alloc(64, (size_t)nt * per);
+  char *work = fft_scratch_get(sc, (size_t)nt * per);
   if (!work) return false;
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (size_t u = 0; u < units; u++) {
@@ -159,7 +159,6 @@ static bool FX(c2r_last)(const FX(rpass) *pl, const FX(cx) *src, FR *dst, size_t
     FR *o = dst + L * n;
     for (size_t j = 0; j < n; j++) o[j] = fct != (FR)1 ? res[j] * fct : res[j];
   }
-  free(work);
   return true;
 }
 
@@ -181,7 +180,7 @@ static bool FX(plans_make)(const fft_alloc *A, const fft_params *p, FX(plans) *p
   return true;
 }
 
-static bool FX(fft_exec)(const fft_params *p, const FX(plans) *pl, const shl_buf *in, shl_buf *out) {
+static bool FX(fft_exec)(const fft_params *p, const FX(plans) *pl, const shl_buf *in, shl_buf *out, fft_scratch *sc) {
   int r = in->rank, k = p->rank, order[3];
   FR scale = (FR)p->scale;
   switch (p->kind) {
@@ -192,28 +191,28 @@ static bool FX(fft_exec)(const fft_params *p, const FX(plans) *pl, const shl_buf
       for (int j = 0; j < k; j++) {
         int a = order[j];
         if (!FX(c2c_axis)(pl->c[a], j ? out->data : in->data, out->data, r, in->dims, r - k + a, fwd,
-                          j || fwd ? (FR)1 : scale))
+                          j || fwd ? (FR)1 : scale, sc))
           return false;
       }
       return true;
     }
     case FT_RFFT: {
       size_t n = (size_t)p->n[k - 1];
-      if (!FX(r2c_last)(pl->r, in->data, out->data, (size_t)in->n / n, n, (FR)1)) return false;
+      if (!FX(r2c_last)(pl->r, in->data, out->data, (size_t)in->n / n, n, (FR)1, sc)) return false;
       for (int a = 0; a < k - 1; a++)
-        if (!FX(c2c_axis)(pl->c[a], out->data, out->data, r, out->dims, r - k + a, true, (FR)1)) return false;
+        if (!FX(c2c_axis)(pl->c[a], out->data, out->data, r, out->dims, r - k + a, true, (FR)1, sc)) return false;
       return true;
     }
     default: {
       size_t n = (size_t)p->n[k - 1];
-      if (k == 1) return FX(c2r_last)(pl->r, in->data, out->data, (size_t)out->n / n, n, scale);
+      if (k == 1) return FX(c2r_last)(pl->r, in->data, out->data, (size_t)out->n / n, n, scale, sc);
       FX(cx) *tmp = malloc((size_t)in->n * sizeof *tmp);
       if (!tmp) return false;
       bool ok = true;
       fft_axis_order(in->dims, r, r - k, k - 1, order);
       for (int j = 0; ok && j < k - 1; j++)
-        ok = FX(c2c_axis)(pl->c[order[j]], j ? tmp : in->data, tmp, r, in->dims, r - k + order[j], false, (FR)1);
-      ok = ok && FX(c2r_last)(pl->r, tmp, out->data, (size_t)out->n / n, n, scale);
+        ok = FX(c2c_axis)(pl->c[order[j]], j ? tmp : in->data, tmp, r, in->dims, r - k + order[j], false, (FR)1, sc);
+      ok = ok && FX(c2r_last)(pl->r, tmp, out->data, (size_t)out->n / n, n, scale, sc);
       free(tmp);
       return ok;
     }
