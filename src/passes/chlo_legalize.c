@@ -22,6 +22,7 @@ static cl_rule rule_for(const shl_op *op) {
     case OP_CHLO_DIGAMMA:
     case OP_CHLO_BESSEL_I1E: return cl_rule_gamma;
     case OP_CHLO_TOP_K: return cl_rule_top_k;
+    case OP_CHLO_RAGGED_DOT: return cl_rule_ragged_dot;
     case OP_CHLO_ZETA:
     case OP_CHLO_POLYGAMMA: return cl_rule_zeta;
     default: return cl_rule_simple;
