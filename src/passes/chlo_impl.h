@@ -89,5 +89,7 @@ void cl_rule_zeta(cl_emit *e, const shl_op *op, shl_value **res);
 void cl_rule_top_k(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_ragged.c: ragged_dot */
 void cl_rule_ragged_dot(cl_emit *e, const shl_op *op, shl_value **res);
+/* chlo_scan.c: scan */
+void cl_rule_scan(cl_emit *e, const shl_op *op, shl_value **res);
 
 #endif

@@ -292,4 +292,20 @@ module {
     } : (tensor<2x3x5xf32>, tensor<2x5x7xf32>, tensor<2xi64>) -> tensor<2x3x7xf32>
     func.return %0 : tensor<2x3x7xf32>
   }
+  func.func @scan(%arg0: tensor<2xi32>, %arg1: tensor<i32>) -> (tensor<2xi32>, tensor<i32>) {
+    %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 {
+    ^bb0(%scan_arg0: tensor<i32>, %scan_arg1: tensor<i32>):
+      %1 = stablehlo.add %scan_arg0, %scan_arg1 : tensor<i32>
+      stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+    } : (tensor<2xi32>, tensor<i32>) -> (tensor<2xi32>, tensor<i32>)
+    func.return %0#0, %0#1 : tensor<2xi32>, tensor<i32>
+  }
+  func.func @scan_complex(%arg0: tensor<2xcomplex<f32>>, %arg1: tensor<complex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<complex<f32>>) {
+    %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 {
+    ^bb0(%scan_arg0: tensor<complex<f32>>, %scan_arg1: tensor<complex<f32>>):
+      %1 = stablehlo.add %scan_arg0, %scan_arg1 : tensor<complex<f32>>
+      stablehlo.return %1, %1 : tensor<complex<f32>>, tensor<complex<f32>>
+    } : (tensor<2xcomplex<f32>>, tensor<complex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<complex<f32>>)
+    func.return %0#0, %0#1 : tensor<2xcomplex<f32>>, tensor<complex<f32>>
+  }
 }
