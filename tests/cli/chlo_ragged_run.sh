@@ -4,8 +4,9 @@
 # loop in tests/unit/test_chlo.c) computes: for each ragged mode and several
 # layouts, group_sizes shapes and element types, random inputs (group sizes
 # summing below, to and past the ragged dimension, zeros and a negative one)
-# are run through `shloc run` on the module as written and on
-# `shloc fmt --legalize-chlo` of it; integers must agree exactly, floats to
+# are run through `shloc run` on the module as written, on
+# `shloc fmt --legalize-chlo` of it and on its `shloc serialize` artifact
+# (the composite's @chlo.ragged_dot.impl); integers must agree exactly, floats to
 # 1e-5 relative.  Skipped (exit 77) without /usr/bin/python3 and numpy.
 SHLOC=$1
 tmp=$(mktemp -d)
@@ -69,6 +70,8 @@ for c in CASES:
     open(src, "w").write(module(c))
     dec = f"{tmp}/{name}_dec.mlir"
     subprocess.run([shloc, "fmt", "--legalize-chlo", src, "-o", dec], check=True)
+    art = f"{tmp}/{name}.bc"
+    subprocess.run([shloc, "serialize", src, "-o", art], check=True)
     if "chlo." in open(dec).read().replace("chlo.ragged_dot.impl", ""):
         print(f"FAIL {name}: CHLO left after legalization"); failed += 1; continue
     for trial in range(3):
@@ -82,8 +85,9 @@ for c in CASES:
             ins.append(f"{tmp}/{name}_{k}.npy"); np.save(ins[-1], arr)
         want = run(src, ins, f"{tmp}/want.npy")
         got = run(dec, ins, f"{tmp}/got.npy")
-        ok = want.shape == got.shape and (np.array_equal(want, got) if dt == "i32"
-                                           else np.allclose(got, want, rtol=1e-5, atol=1e-5))
+        shipped = run(art, ins, f"{tmp}/shipped.npy")
+        ok = all(want.shape == r.shape and (np.array_equal(want, r) if dt == "i32"
+                                            else np.allclose(r, want, rtol=1e-5, atol=1e-5)) for r in (got, shipped))
         if not ok:
             print(f"FAIL {name} trial {trial}: group sizes {g.tolist()}, max diff "
                   f"{np.max(np.abs(got.astype(np.float64) - want)) if want.shape == got.shape else 'shape'}")

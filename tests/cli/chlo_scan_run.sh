@@ -3,9 +3,9 @@
 # native scan computes, and both what numpy computes: forward and reverse
 # scans, several inputs and carries, a scan dimension other than 0, no
 # inputs at all, a CHLO op (erf) inside the body and complex values, on
-# random inputs run through `shloc run` on the module as written and on
-# `shloc fmt --legalize-chlo` of it.  Skipped (exit 77) without
-# /usr/bin/python3 and numpy.
+# random inputs run through `shloc run` on the module as written, on
+# `shloc fmt --legalize-chlo` of it and on its `shloc serialize` artifact.
+# Skipped (exit 77) without /usr/bin/python3 and numpy.
 SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -118,6 +118,8 @@ for name, text, ref, gen in CASES:
     src, dec = f"{tmp}/{name}.mlir", f"{tmp}/{name}_dec.mlir"
     open(src, "w").write(text)
     subprocess.run([shloc, "fmt", "--legalize-chlo", src, "-o", dec], check=True)
+    art = f"{tmp}/{name}.bc"
+    subprocess.run([shloc, "serialize", src, "-o", art], check=True)
     d = open(dec).read()
     if "chlo." in d or "stablehlo.while" not in d:
         print(f"FAIL {name}: not decomposed into a while"); failed += 1; continue
@@ -129,11 +131,14 @@ for name, text, ref, gen in CASES:
         want = ref(*args)
         native = run(src, ins, len(want))
         got = run(dec, ins, len(want))
+        shipped = run(art, ins, len(want))
         for i, w in enumerate(want):
             if not close(native[i], w):
                 print(f"FAIL {name} trial {trial}: native result {i} differs from numpy"); failed += 1
             if not close(got[i], native[i]):
                 print(f"FAIL {name} trial {trial}: decomposed result {i} differs from native"); failed += 1
+            if not close(shipped[i], native[i]):
+                print(f"FAIL {name} trial {trial}: serialized result {i} differs from native"); failed += 1
 print(f"{len(CASES)} cases, {failed} failures")
 sys.exit(1 if failed else 0)
 PY
