@@ -61,16 +61,23 @@ static shl_op *clone_op(clone_ctx *c, const shl_op *old) {
   return no;
 }
 
-shl_status module_clone(const shloc_module *m, shloc_module **out) {
-  *out = NULL;
+shloc_module *module_shell(const shloc_module *m) {
   shloc_module *dst = calloc(1, sizeof *dst);
-  if (!dst) return st_oom();
+  if (!dst) return NULL;
   arena_init(&dst->arena);
   dst->ctx = m->ctx;
   dst->filename = m->filename;
   dst->implicit_top = m->implicit_top;
+  /* Borrowed, like the types and attributes: the copy prints as the original would. */
   dst->loc_defs = m->loc_defs;
   dst->resources = m->resources;
+  return dst;
+}
+
+shl_status module_clone(const shloc_module *m, shloc_module **out) {
+  *out = NULL;
+  shloc_module *dst = module_shell(m);
+  if (!dst) return st_oom();
   dst->jax_export = m->jax_export;
   clone_ctx c = {.a = &dst->arena};
   ptrmap_init(&c.vmap, c.a);

@@ -95,6 +95,10 @@ bool op_set_attr(shl_arena *a, shl_op *op, shl_str name, const shl_attr *attr, b
  * first duplicate's index in *dup). */
 bool attrs_sort(shl_named_attr *attrs, uint32_t n, uint32_t *dup);
 
+/* An empty module (no top op, own arena) sharing m's context, file name,
+ * location aliases and resources: what a copy or rewrite of m fills in. */
+shloc_module *module_shell(const shloc_module *m);
+
 /* A copy of m whose ops, regions, blocks and values are its own (for a pass
  * to rewrite) while types, attributes and strings stay borrowed from m: m
  * must outlive the copy (clone.c). */

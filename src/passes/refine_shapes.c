@@ -302,15 +302,8 @@ static shl_status refine_into(rf_ctx *c, const shl_op *func, const refine_arg *a
 shl_status refine_shapes(shloc_module *m, const shl_op *func, const refine_arg *args, uint32_t n_args,
                          refine_result *out) {
   *out = (refine_result){0};
-  shloc_module *dst = calloc(1, sizeof *dst);
+  shloc_module *dst = module_shell(m);
   if (!dst) return st_oom();
-  arena_init(&dst->arena);
-  dst->ctx = m->ctx;
-  dst->filename = m->filename;
-  dst->implicit_top = m->implicit_top;
-  /* Borrowed, like the types and attributes: the copy prints as the original would. */
-  dst->loc_defs = m->loc_defs;
-  dst->resources = m->resources;
   rf_ctx c = {.src = m, .dst = dst, .a = &dst->arena};
   ptrmap_init(&c.known, c.a);
   shl_status st = NULL;
