@@ -10,9 +10,12 @@
  * function it came from (the decomposition then rewrites the op there), so a
  * consumer can still recognise the high-level op.  Order and names as XLA's:
  * top-level ops are visited last to first, the ops of each in post-order; a
- * taken name gets "_N" from one counter shared by all names.  ragged_dot and
- * scan, which XLA wraps too, are left to the decomposition, which refuses
- * them (a composite with regions cannot be serialized either). */
+ * taken name gets "_N" from one counter shared by all names.  ragged_dot's
+ * CHLO attributes become builtin ones in composite_attributes, as XLA
+ * serializes them: the dimension numbers as six dense<...> : tensor<Nxi64>
+ * (lhs/rhs batching, lhs/rhs contracting, lhs ragged, rhs group) and the
+ * precision config as strings.  scan, which XLA wraps too, is left to the
+ * decomposition, which refuses it (its composite would hold a region). */
 #include <stdio.h>
 
 #include "chlo_impl.h"
@@ -37,6 +40,7 @@ static bool preserved(shl_opid id) {
     case OP_CHLO_ERF:
     case OP_CHLO_ERFC:
     case OP_CHLO_MULHI:
+    case OP_CHLO_RAGGED_DOT:
     case OP_CHLO_TOP_K: return true;
     default: return false;
   }
@@ -59,6 +63,43 @@ static shl_str impl_name(cc_state *s, const shl_op *op) {
   int n = snprintf(p, cap, "%s.impl", base);
   while (symbol_taken(s, p, (size_t)n)) n = snprintf(p, cap, "%s.impl_%u", base, s->counter++);
   return (shl_str){p, (size_t)n};
+}
+
+/* dense<[...]> : tensor<Nxi64> of a ragged_dot dimension list. */
+static const shl_attr *i64_tensor(shl_arena *a, const shl_attr *dn, const char *name) {
+  const shl_attr *f = attr_struct_field(dn, name);
+  size_t n = 0;
+  if (f && !attr_as_ints(f, NULL, 0, &n)) return NULL;
+  int64_t count = (int64_t)n;
+  int64_t *v = ARENA_ARRAY(a, int64_t, n + 1);
+  shl_attr *d = attr_new(a, AT_DENSE);
+  if (!v || !d || (n && !attr_as_ints(f, v, n, &n))) return NULL;
+  d->type = type_tensor(a, DT_I64, 1, &count);
+  d->u.dense.storage = v;
+  d->u.dense.nbytes = n * sizeof *v;
+  return d->type ? d : NULL;
+}
+
+static const shl_attr *serialized(shl_arena *a, const shl_named_attr *na) {
+  static const char *const fields[6] = {"lhs_batching_dimensions",    "rhs_batching_dimensions",
+                                        "lhs_contracting_dimensions", "rhs_contracting_dimensions",
+                                        "lhs_ragged_dimensions",      "rhs_group_dimensions"};
+  const shl_attr *v = na->attr;
+  bool dims = v->kind == AT_STRUCT && str_eq_c(v->u.st.name, "chlo.ragged_dot");
+  bool prec = str_eq_c(na->name, "precision_config") && v->kind == AT_ARRAY;
+  if (!dims && !prec) return v;
+  uint32_t n = dims ? 6 : v->u.arr.n;
+  shl_attr *arr = attr_new(a, AT_ARRAY);
+  const shl_attr **items = ARENA_ARRAY(a, const shl_attr *, n + 1);
+  if (!arr || !items) return NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    const shl_attr *p = dims ? NULL : v->u.arr.items[i];
+    items[i] = dims ? i64_tensor(a, v, fields[i]) : p->kind == AT_ENUM ? attr_string(a, p->u.en.value) : p;
+    if (!items[i]) return NULL;
+  }
+  arr->u.arr.n = n;
+  arr->u.arr.items = items;
+  return arr;
 }
 
 static shl_status wrap(cc_state *s, shl_op *op) {
@@ -118,6 +159,8 @@ static shl_status wrap(cc_state *s, shl_op *op) {
     shl_named_attr *items = ARENA_ARRAY(s->a, shl_named_attr, op->n_attrs);
     if (!d || !items) return st_oom();
     memcpy(items, op->attrs, op->n_attrs * sizeof *items);
+    for (uint32_t i = 0; i < op->n_attrs; i++)
+      if (!(items[i].attr = serialized(s->a, &op->attrs[i]))) return st_oom();
     d->u.dict.n = op->n_attrs;
     d->u.dict.items = items;
     cattrs[n++] = (shl_named_attr){STR_LIT("composite_attributes"), d, true};

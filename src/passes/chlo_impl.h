@@ -87,5 +87,9 @@ shl_value *cl_polygamma(cl_emit *e, shl_value *n, shl_value *x);
 void cl_rule_zeta(cl_emit *e, const shl_op *op, shl_value **res);
 /* chlo_topk.c: top_k */
 void cl_rule_top_k(cl_emit *e, const shl_op *op, shl_value **res);
+/* chlo_ragged.c: ragged_dot */
+void cl_rule_ragged_dot(cl_emit *e, const shl_op *op, shl_value **res);
+/* chlo_scan.c: scan */
+void cl_rule_scan(cl_emit *e, const shl_op *op, shl_value **res);
 
 #endif

@@ -22,6 +22,8 @@ static cl_rule rule_for(const shl_op *op) {
     case OP_CHLO_DIGAMMA:
     case OP_CHLO_BESSEL_I1E: return cl_rule_gamma;
     case OP_CHLO_TOP_K: return cl_rule_top_k;
+    case OP_CHLO_RAGGED_DOT: return cl_rule_ragged_dot;
+    case OP_CHLO_SCAN: return cl_rule_scan;
     case OP_CHLO_ZETA:
     case OP_CHLO_POLYGAMMA: return cl_rule_zeta;
     default: return cl_rule_simple;
@@ -50,14 +52,30 @@ static shl_status walk_block(cl_pass *p, shl_block *b);
 
 enum { NEW_PENDING = 1, NEW_PLACED = 2 };
 
+static bool place(shl_ptrmap *state, shl_block *b, shl_op *before, shl_value *v);
+
+/* The values ops inside regions take from the enclosing block (a while's
+ * loop bound) are placed before the op holding the regions. */
+static bool place_captured(shl_ptrmap *state, shl_block *b, shl_op *before, const shl_op *op) {
+  for (uint32_t r = 0; r < op->n_regions; r++)
+    for (uint32_t k = 0; k < op->regions[r].n_blocks; k++)
+      for (const shl_op *o = op->regions[r].blocks[k]->first; o; o = o->next) {
+        for (uint32_t i = 0; i < o->n_operands; i++)
+          if (!place(state, b, before, o->operands[i])) return false;
+        if (!place_captured(state, b, before, o)) return false;
+      }
+  return true;
+}
+
 /* Puts the op defining v (when it is a pending new op) after the ops
- * defining its operands, in operand order. */
+ * defining its operands, in operand order, then those its regions use. */
 static bool place(shl_ptrmap *state, shl_block *b, shl_op *before, shl_value *v) {
   shl_op *d = v->def;
   if (!d || ptrmap_get(state, d) != (void *)NEW_PENDING) return true;
   if (!ptrmap_put(state, d, (void *)NEW_PLACED)) return false;
   for (uint32_t i = 0; i < d->n_operands; i++)
     if (!place(state, b, before, d->operands[i])) return false;
+  if (!place_captured(state, b, before, d)) return false;
   block_insert_before(b, before, d);
   return true;
 }
@@ -109,12 +127,11 @@ static shl_status walk_block(cl_pass *p, shl_block *b) {
       shl_value *v = ptrmap_get(&p->repl, op->operands[i]);
       if (v) op->operands[i] = v;
     }
-    if (is_chlo(op)) {
-      ST_TRY(replace(p, b, op));
-      continue;
-    }
+    /* Regions first: a scan's body (with its CHLO ops decomposed) is moved
+     * into the while replacing the scan. */
     for (uint32_t r = 0; r < op->n_regions; r++)
       for (uint32_t k = 0; k < op->regions[r].n_blocks; k++) ST_TRY(walk_block(p, op->regions[r].blocks[k]));
+    if (is_chlo(op)) ST_TRY(replace(p, b, op));
   }
   return NULL;
 }

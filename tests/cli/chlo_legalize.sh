@@ -5,11 +5,12 @@
 #      non-constant ops of shloc's decomposition equal, op by op and count by
 #      count, those of upstream's chlo-legalize-to-stablehlo output
 #      (upstream_ops.txt: recorded from openxla/stablehlo's CHECK lines);
-#   2. ops without a decomposition (ragged_dot, scan) and top_k on a dynamic
-#      shape are refused at the op, naming it; elementwise ops on dynamic
+#   2. ragged_dot, scan and top_k on a dynamic shape are refused at the op,
+#      naming it; elementwise ops on dynamic
 #      shapes decompose (constants broadcast to the run-time shape) and run;
 #   3. serialize writes a CHLO module as an artifact holding no CHLO op: the
 #      ops XLA preserves as stablehlo.composite "chlo.X" calling @chlo.X.impl
+#      (ragged_dot's attributes serialized as XLA does)
 #      (from target 0.19.0 on; decomposed in place before, or with
 #      --inline-chlo), which reads back as fmt --legalize-chlo=composites
 #      prints the module and runs (its check passes); --min-version follows
@@ -46,18 +47,39 @@ if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
 fi
 [ "$(wc -l < "$tmp/got.txt")" -ge 50 ] || fail "too few functions compared"
 
-# Refusals name the op and its position.
+# Refusals name the op and its position: ragged_dot and scan on dynamic
+# shapes (upstream's dynamic forms are not written here).
 cat > "$tmp/ragged.mlir" <<'MLIR'
-func.func @main(%l: tensor<2x11x5xf32>, %r: tensor<3x2x5x7xf32>, %g: tensor<3xi64>) -> tensor<2x11x7xf32> {
-  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x11x5xf32>, tensor<3x2x5x7xf32>, tensor<3xi64>) -> tensor<2x11x7xf32>
-  return %0 : tensor<2x11x7xf32>
+func.func @main(%l: tensor<2x11x5xf32>, %r: tensor<3x2x5x?xf32>, %g: tensor<3xi64>) -> tensor<2x11x?xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x11x5xf32>, tensor<3x2x5x?xf32>, tensor<3xi64>) -> tensor<2x11x?xf32>
+  return %0 : tensor<2x11x?xf32>
 }
 MLIR
-"$SHLOC" fmt --legalize-chlo "$tmp/ragged.mlir" > /dev/null 2> "$tmp/err" && fail "ragged_dot accepted"
-grep -q "ragged.mlir:2:3: error: 'chlo.ragged_dot' has no StableHLO decomposition" "$tmp/err" || { cat "$tmp/err"; fail "ragged_dot message"; }
-"$SHLOC" serialize "$tmp/ragged.mlir" -o "$tmp/r.bc" 2> "$tmp/err" && fail "serialize accepted ragged_dot"
+"$SHLOC" fmt --legalize-chlo "$tmp/ragged.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic ragged_dot accepted"
+grep -q "ragged.mlir:2:3: error: 'chlo.ragged_dot' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "ragged_dot message"; }
+"$SHLOC" serialize "$tmp/ragged.mlir" -o "$tmp/r.bc" 2> "$tmp/err" && fail "serialize accepted a dynamic ragged_dot"
 grep -q "'chlo.ragged_dot'" "$tmp/err" || { cat "$tmp/err"; fail "serialize message"; }
 [ -e "$tmp/r.bc" ] && fail "output left behind after a refusal"
+cat > "$tmp/scan.mlir" <<'MLIR'
+func.func @main(%a: tensor<?xi32>, %i: tensor<i32>) -> (tensor<?xi32>, tensor<i32>) {
+  %0:2 = chlo.scan(%a) inits(%i) dimension=0 {
+  ^bb0(%x: tensor<i32>, %c: tensor<i32>):
+    %1 = stablehlo.add %x, %c : tensor<i32>
+    stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+  } : (tensor<?xi32>, tensor<i32>) -> (tensor<?xi32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<?xi32>, tensor<i32>
+}
+MLIR
+"$SHLOC" fmt --legalize-chlo "$tmp/scan.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic scan accepted"
+grep -q "scan.mlir:2:3: error: 'chlo.scan' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "scan message"; }
+# ragged_dot is preserved as XLA does it: its CHLO attributes serialized as
+# builtin ones (chlo_preserve_high_level_ops.mlir's CHECK lines).
+sed -n '/@ragged_dot_mode_1(/,/^  }/p' "$DATA/cases.mlir" > "$tmp/rd.mlir"
+"$SHLOC" serialize "$tmp/rd.mlir" -o "$tmp/rd.bc" && "$SHLOC" fmt "$tmp/rd.bc" > "$tmp/rd_back.mlir" || fail "serialize ragged_dot"
+no_chlo_ops "$tmp/rd_back.mlir" || fail "the ragged_dot artifact holds CHLO ops"
+grep -q 'stablehlo.composite "chlo.ragged_dot" .*{composite_attributes = {precision_config = \["DEFAULT", "DEFAULT"\], ragged_dot_dimension_numbers = \[dense<0> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<2> : tensor<1xi64>, dense<2> : tensor<1xi64>, dense<1> : tensor<1xi64>, dense<0> : tensor<1xi64>\]}, decomposition = @chlo.ragged_dot.impl, version = 1 : i32}' "$tmp/rd_back.mlir" ||
+  { cat "$tmp/rd_back.mlir"; fail "ragged_dot composite"; }
+grep -q 'func.func private @chlo.ragged_dot.impl(' "$tmp/rd_back.mlir" || fail "no @chlo.ragged_dot.impl"
 printf 'func.func @main(%%a: tensor<?x5xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>) {\n  %%0:2 = chlo.top_k(%%a, k = 2) : tensor<?x5xf32> -> (tensor<?x2xf32>, tensor<?x2xi32>)\n  return %%0#0, %%0#1 : tensor<?x2xf32>, tensor<?x2xi32>\n}\n' > "$tmp/dyn.mlir"
 "$SHLOC" fmt --legalize-chlo "$tmp/dyn.mlir" > /dev/null 2> "$tmp/err" && fail "dynamic top_k accepted"
 grep -q "dyn.mlir:2:3: error: 'chlo.top_k' has a dynamic shape" "$tmp/err" || { cat "$tmp/err"; fail "dynamic message"; }

@@ -27,6 +27,7 @@ typedef struct {
   int64_t howmany, real_dist, cplx_dist; /* per-transform element counts of the real and complex sides */
   double scale;
   void *plans; /* f32_plans or f64_plans; NULL when some length is 0 */
+  uint32_t scratch_id; /* exec_state: the run's fft_scratch */
 } fft_params;
 
 typedef enum { FPK_ID, FPK_RADIX, FPK_GEN, FPK_BLUE, FPK_MULTI } fft_pass_kind;
@@ -156,6 +157,40 @@ static void fft_axis_order(const int64_t *dims, int rank, int first, int nax, in
   }
 }
 
+/* Line buffers kept from run to run (exec_state), so that the batched
+ * passes' per-thread scratch is not allocated and freed on every run. */
+typedef struct {
+  void *mem;
+  size_t size;
+} fft_scratch;
+
+static void fft_scratch_release(void *arg) {
+  fft_scratch *s = arg;
+  if (s) free(s->mem);
+  free(s);
+}
+
+/* At least size bytes (a multiple of 64), 64-byte aligned; NULL when out of memory. */
+static void *fft_scratch_get(fft_scratch *s, size_t size) {
+  if (s->size < size) {
+    free(s->mem);
+    s->mem = aligned_alloc(64, size);
+    s->size = s->mem ? size : 0;
+  }
+  return s->mem;
+}
+
+/* Lane vectors for batched passes (fft_nd.h): one SSE register, and one
+ * AVX register where GCC can compile for AVX2 and the CPU has it (clang,
+ * the fuzzing build, keeps to SSE). */
+typedef float f32_lanes __attribute__((vector_size(16)));
+typedef double f64_lanes __attribute__((vector_size(16)));
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define FFT_WIDE 1
+typedef float f32_wlanes __attribute__((vector_size(32)));
+typedef double f64_wlanes __attribute__((vector_size(32)));
+#endif
+
 #define FR float
 #define FX(name) f32_##name
 #include "fft_cpass.h"
@@ -232,6 +267,8 @@ static shl_status fft_prepare(plan_ctx *pc, const shl_op *op, void **params) {
     }
     if (!ok) return st_oom();
   }
+  shl_status st = plan_state_new(pc, fft_scratch_release, &p->scratch_id);
+  if (st) return st;
   *params = p;
   return NULL;
 }
@@ -243,7 +280,9 @@ static shl_status fft_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, s
     memset(out[0]->data, 0, out[0]->nbytes);
     return NULL;
   }
-  bool ok = p->dbl ? f64_fft_exec(p, p->plans, in[0], out[0]) : f32_fft_exec(p, p->plans, in[0], out[0]);
+  fft_scratch **sc = (fft_scratch **)exec_state(ec, p->scratch_id);
+  if (!*sc && !(*sc = calloc(1, sizeof **sc))) return st_oom();
+  bool ok = p->dbl ? f64_fft_exec(p, p->plans, in[0], out[0], *sc) : f32_fft_exec(p, p->plans, in[0], out[0], *sc);
   return ok ? NULL : st_oom();
 }
 

@@ -250,4 +250,62 @@ module {
     %0 = chlo.mulhi %arg0, %arg1 : tensor<4xi64>, tensor<4xi64> -> tensor<4xi64>
     return %0 : tensor<4xi64>
   }
+  func.func @ragged_dot_mode_1(%lhs : tensor<2x11x5xf32>, %rhs : tensor<3x2x5x7xf32>, %group_sizes : tensor<3xi64>) -> tensor<2x11x7xf32> {
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %group_sizes) {
+      ragged_dot_dimension_numbers = #chlo.ragged_dot<
+        lhs_batching_dimensions = [0],
+        rhs_batching_dimensions = [1],
+        lhs_contracting_dimensions = [2],
+        rhs_contracting_dimensions = [2],
+        lhs_ragged_dimensions = [1],
+        rhs_group_dimensions = [0]
+      >,
+      precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]
+    } : (tensor<2x11x5xf32>, tensor<3x2x5x7xf32>, tensor<3xi64>) -> tensor<2x11x7xf32>
+    func.return %0 : tensor<2x11x7xf32>
+  }
+  func.func @ragged_dot_mode_2(%lhs : tensor<2x3x5xf32>, %rhs : tensor<2x5x7xf32>, %group_sizes : tensor<2x4xi64>) -> tensor<4x2x3x7xf32> {
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %group_sizes) {
+      ragged_dot_dimension_numbers = #chlo.ragged_dot<
+        lhs_batching_dimensions = [0],
+        rhs_batching_dimensions = [0],
+        lhs_contracting_dimensions = [2],
+        rhs_contracting_dimensions = [1],
+        lhs_ragged_dimensions = [2],
+        rhs_group_dimensions = []
+      >,
+      precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]
+    } : (tensor<2x3x5xf32>, tensor<2x5x7xf32>, tensor<2x4xi64>) -> tensor<4x2x3x7xf32>
+    func.return %0 : tensor<4x2x3x7xf32>
+  }
+  func.func @ragged_dot_mode_3(%lhs : tensor<2x3x5xf32>, %rhs : tensor<2x5x7xf32>, %group_sizes : tensor<2xi64>) -> tensor<2x3x7xf32> {
+    %0 = "chlo.ragged_dot"(%lhs, %rhs, %group_sizes) {
+      ragged_dot_dimension_numbers = #chlo.ragged_dot<
+        lhs_batching_dimensions = [0],
+        rhs_batching_dimensions = [0],
+        lhs_contracting_dimensions = [2],
+        rhs_contracting_dimensions = [1],
+        lhs_ragged_dimensions = [0],
+        rhs_group_dimensions = []
+      >,
+      precision_config = [#chlo<precision DEFAULT>, #chlo<precision DEFAULT>]
+    } : (tensor<2x3x5xf32>, tensor<2x5x7xf32>, tensor<2xi64>) -> tensor<2x3x7xf32>
+    func.return %0 : tensor<2x3x7xf32>
+  }
+  func.func @scan(%arg0: tensor<2xi32>, %arg1: tensor<i32>) -> (tensor<2xi32>, tensor<i32>) {
+    %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 {
+    ^bb0(%scan_arg0: tensor<i32>, %scan_arg1: tensor<i32>):
+      %1 = stablehlo.add %scan_arg0, %scan_arg1 : tensor<i32>
+      stablehlo.return %1, %1 : tensor<i32>, tensor<i32>
+    } : (tensor<2xi32>, tensor<i32>) -> (tensor<2xi32>, tensor<i32>)
+    func.return %0#0, %0#1 : tensor<2xi32>, tensor<i32>
+  }
+  func.func @scan_complex(%arg0: tensor<2xcomplex<f32>>, %arg1: tensor<complex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<complex<f32>>) {
+    %0:2 = chlo.scan(%arg0) inits(%arg1) dimension=0 {
+    ^bb0(%scan_arg0: tensor<complex<f32>>, %scan_arg1: tensor<complex<f32>>):
+      %1 = stablehlo.add %scan_arg0, %scan_arg1 : tensor<complex<f32>>
+      stablehlo.return %1, %1 : tensor<complex<f32>>, tensor<complex<f32>>
+    } : (tensor<2xcomplex<f32>>, tensor<complex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<complex<f32>>)
+    func.return %0#0, %0#1 : tensor<2xcomplex<f32>>, tensor<complex<f32>>
+  }
 }
