@@ -72,8 +72,7 @@ static shl_status value_layout(const shloc_module *m, const shl_op *f, const cha
   const shl_attr *sdy = attr_dict_get(d->u.dict.items, d->u.dict.n, "sdy.sharding");
   shl_status st = NULL;
   /* Shardy's round-trip form: the sharding as a string (JAX writes an
-   * mhlo.sharding beside it, which then serves).  Parsed into the module's
-   * arena: a few hundred bytes per run. */
+   * mhlo.sharding beside it, which then serves), parsed once per module. */
   if (!sdy && !hlo)
     st = sdy_rt_parse((shloc_module *)m, f, attr_dict_get(d->u.dict.items, d->u.dict.n, "mhlo.frontend_attributes"),
                       "xla.sdy.sharding", SDY_SHARDING, &sdy);

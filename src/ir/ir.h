@@ -7,6 +7,7 @@
 
 #include "attrs.h"
 #include "ops.h"
+#include "support/ptrmap.h"
 #include "support/status.h"
 
 typedef struct shl_op shl_op;
@@ -60,6 +61,10 @@ struct shloc_module {
   shl_str loc_defs;     /* verbatim trailing "#loc = loc(...)" definitions */
   shl_str resources;    /* verbatim "{-# dialect_resources: ... #-}" section */
   const struct shloc_jax_export *jax_export; /* the envelope it came in, or NULL */
+  /* Attributes parsed from attribute strings (Shardy's round-trip form,
+   * sdy_roundtrip.c), by the string's bytes: parsed once however often a
+   * plan or run asks.  Unused until then (arena NULL). */
+  shl_ptrmap parsed_strings;
 };
 
 struct shloc_context {

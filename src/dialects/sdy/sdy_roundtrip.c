@@ -21,7 +21,7 @@ static char *unescape(shl_str s, size_t *n) {
 }
 
 /* Parses the string `text` as one attribute; errors at op, naming key. */
-static shl_status parse_string(shloc_module *m, const shl_op *op, const char *key, shl_str text, const shl_attr **out) {
+static shl_status parse_string_once(shloc_module *m, const shl_op *op, const char *key, shl_str text, const shl_attr **out) {
   size_t n;
   char *t = unescape(text, &n);
   if (!t) return st_oom();
@@ -34,6 +34,15 @@ static shl_status parse_string(shloc_module *m, const shl_op *op, const char *ke
                      : op_error(op, SHLOC_ERR_VERIFY, "frontend attribute %s: %s", key, shloc_status_message(st));
   shloc_status_free(st);
   return e;
+}
+
+/* Each string is parsed once per module (ir.h, parsed_strings). */
+static shl_status parse_string(shloc_module *m, const shl_op *op, const char *key, shl_str text, const shl_attr **out) {
+  if (!text.p) return parse_string_once(m, op, key, text, out);
+  if (!m->parsed_strings.arena) ptrmap_init(&m->parsed_strings, &m->arena);
+  if ((*out = ptrmap_get(&m->parsed_strings, text.p))) return NULL;
+  ST_TRY(parse_string_once(m, op, key, text, out));
+  return ptrmap_put(&m->parsed_strings, text.p, (void *)*out) ? NULL : st_oom();
 }
 
 static const char *kind_name(sdy_kind k) {
