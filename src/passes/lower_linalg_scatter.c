@@ -118,24 +118,9 @@ shl_status ll_scatter_rows(ll_emit *e, const shl_op *op) {
     ll_tmp(e, x);
     pr_printf(&e->pr, " : %s to i64", xs);
   }
-  uint32_t ge = line_start(e);
-  pr_puts(&e->pr, " = arith.cmpi sge, ");
-  ll_tmp(e, x64);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, lo);
-  pr_puts(&e->pr, " : i64");
-  uint32_t lt = line_start(e);
-  pr_puts(&e->pr, " = arith.cmpi slt, ");
-  ll_tmp(e, x64);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, hi);
-  pr_puts(&e->pr, " : i64");
-  uint32_t ok = line_start(e);
-  pr_puts(&e->pr, " = arith.andi ");
-  ll_tmp(e, ge);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, lt);
-  pr_puts(&e->pr, " : i1");
+  uint32_t ge = ll_bin(e, "arith.cmpi sge,", x64, lo, DT_I64);
+  uint32_t lt = ll_bin(e, "arith.cmpi slt,", x64, hi, DT_I64);
+  uint32_t ok = ll_bin(e, "arith.andi", ge, lt, DT_I1);
   uint32_t upd = line_start(e);
   pr_puts(&e->pr, " = scf.if ");
   ll_tmp(e, ok);
