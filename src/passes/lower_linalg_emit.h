@@ -68,6 +68,11 @@ uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
 uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);
 uint32_t ll_cst_float(ll_emit *e, const char *v, shl_dtype dt);
 uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_unary(ll_emit *e, const char *opname, uint32_t a, shl_dtype dt);
+/* arith.cmpf/cmpi (kind) with predicate pred; arith.select; a cast op (opname) from one type to another. */
+uint32_t ll_cmp(ll_emit *e, const char *kind, const char *pred, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl_dtype to);
 /* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
  * elementwise fusion) as worth splitting across threads when `work`
  * elements are computed: the compile schedule tiles them into scf.forall
@@ -113,5 +118,9 @@ void ll_libm_declarations(ll_emit *e);
 /* tanh on f32 (or a narrower float, via f32) exactly as the interpreter's
  * vector kernel (vtanh) computes it. */
 uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt);
+/* exp and logistic on f32 (or a narrower float, via f32) exactly as the
+ * interpreter's vector kernels (vexp, vlogistic) compute them. */
+uint32_t ll_kernel_exp(ll_emit *e, uint32_t x, shl_dtype dt);
+uint32_t ll_kernel_logistic(ll_emit *e, uint32_t x, shl_dtype dt);
 
 #endif

@@ -5,8 +5,9 @@
 #     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
 #  1b. tests/data/compile/reduce_split.mlir (split float reductions, tiles on
-#     OpenMP threads) and scatter_rows.mlir (native row scatters) pass their
-#     own checks, and fail with a wrong expectation;
+#     OpenMP threads), scatter_rows.mlir (native row scatters) and
+#     exp_logistic.mlir (inlined exp/logistic) pass their own checks, and
+#     fail with a wrong expectation;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
 #     tests/data/compile/checks.mlir passes;
@@ -82,13 +83,16 @@ for i, w in enumerate(want):
 print("ok: dot_layouts: 10 products through BLAS equal numpy's")
 PY
 
-# 1b. f32 tanh and expm1 are lowered as the interpreter computes them: bit
-# for bit equal to `shloc run` (tanh: XLA's rational approximation).
+# 1b. f32 tanh, exp, logistic and expm1 are lowered as the interpreter
+# computes them: bit for bit equal to `shloc run` (tanh: XLA's rational
+# approximation; exp and logistic: its vector kernels).
 cat >"$tmp/math.mlir" <<'M'
-func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>) {
+func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>) {
   %t = stablehlo.tanh %x : tensor<4096xf32>
   %e = stablehlo.exponential_minus_one %x : tensor<4096xf32>
-  return %t, %e : tensor<4096xf32>, tensor<4096xf32>
+  %x2 = stablehlo.exponential %x : tensor<4096xf32>
+  %l = stablehlo.logistic %x : tensor<4096xf32>
+  return %t, %e, %x2, %l : tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>
 }
 M
 "$SHLOC" compile "$tmp/math.mlir" -o "$tmp/math" $LINK || fail "compiling math.mlir"
@@ -97,20 +101,25 @@ import os, subprocess, sys, numpy as np
 tmp, shloc = sys.argv[1:]
 rng = np.random.default_rng(2)
 x = (rng.standard_normal(4096) * 4).astype(np.float32)
+x[2048:] *= 12  # exp and logistic beyond +-87: subnormal results, underflow, overflow
 x[:12] = [0, -0.0, 1e-5, -3e-4, 4e-4, 7.9, -7.95, 8.5, np.inf, -np.inf, np.nan, 1e-30]
 np.save(os.path.join(tmp, "mx.npy"), x)
 os.mkdir(os.path.join(tmp, "mout"))
 subprocess.run([os.path.join(tmp, "math"), "--input", os.path.join(tmp, "mx.npy"), "-o", os.path.join(tmp, "mout")], check=True)
 subprocess.run([shloc, "run", os.path.join(tmp, "math.mlir"), "--input", os.path.join(tmp, "mx.npy"),
-                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy")], check=True)
+                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy"),
+                "-o", os.path.join(tmp, "x.npy"), "-o", os.path.join(tmp, "l.npy")], check=True)
 t = np.load(os.path.join(tmp, "mout", "result0.npy")); e = np.load(os.path.join(tmp, "mout", "result1.npy"))
 tr = np.load(os.path.join(tmp, "t.npy")); er = np.load(os.path.join(tmp, "e.npy"))
-assert (t.view(np.int32) == tr.view(np.int32)).all(), "tanh differs at %s" % np.nonzero(t.view(np.int32) != tr.view(np.int32))[0][:5]
+for i, name in ((0, "t"), (2, "x"), (3, "l")):
+    c = np.load(os.path.join(tmp, "mout", "result%d.npy" % i)).view(np.int32)
+    r = np.load(os.path.join(tmp, name + ".npy")).view(np.int32)
+    assert (c == r).all(), "%s differs at %s" % (name, np.nonzero(c != r)[0][:5])
 # expm1: libm's expm1f against the interpreter's (XLA's) formula: within 4 ULP
 ulp = np.abs(e.view(np.int32).astype(np.int64) - er.view(np.int32).astype(np.int64))
 fin = np.isfinite(er)
 assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max()
-print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
+print("ok: tanh, exp, logistic bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
 PY
 
 # 1b. Split float reductions (NaN, -0, f64, several/all dimensions) and
@@ -131,6 +140,15 @@ sed 's/\[5.0, 7.0, 9.0\]/[4.0, 7.0, 9.0]/' "$DATA/scatter_rows.mlir" >"$tmp/sr_b
 "$SHLOC" compile "$tmp/sr_bad.mlir" -o "$tmp/sr_bad" $LINK || fail "compiling sr_bad.mlir"
 "$tmp/sr_bad" --quiet 2>/dev/null && fail "scatter_rows: a wrong row passed"
 echo "ok: row scatters"
+# exp and logistic against double-precision values, through underflow (logistic(-100) is e^-100, not 0)
+"$SHLOC" compile "$DATA/exp_logistic.mlir" -o "$tmp/el" --keep "$tmp/el_keep" $LINK || fail "compiling exp_logistic.mlir"
+grep -q "expf" "$tmp/el_keep/module.ll" && fail "exp_logistic: exp was not inlined"
+"$tmp/el" --quiet || fail "exp_logistic.mlir: a check failed"
+sed 's/3.783505854e-44, 6.054601485e-39, 9.982351398e-39, 2.061153692e-09, 2.689414322e-01/3.783505854e-44, 6.054601485e-39, 9.982351398e-39, 2.061153692e-09, 2.689415216e-01/' "$DATA/exp_logistic.mlir" >"$tmp/el_bad.mlir"
+cmp -s "$DATA/exp_logistic.mlir" "$tmp/el_bad.mlir" && fail "exp_logistic: the broken copy is unchanged"
+"$SHLOC" compile "$tmp/el_bad.mlir" -o "$tmp/el_bad" $LINK || fail "compiling el_bad.mlir"
+"$tmp/el_bad" --quiet 2>/dev/null && fail "exp_logistic: a logistic 3 ULP off passed"
+echo "ok: exp and logistic"
 
 # 2. The check runtime.
 "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/checks" $LINK || fail "compiling checks.mlir"
