@@ -78,6 +78,9 @@ uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl
  * elements are computed: the compile schedule tiles them into scf.forall
  * over dimension 0 (lower_linalg.c). */
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
+/* Rows per thread tile for an op of `rows` rows computing `work` elements
+ * (as ll_parallel splits dimension 0); 0: it stays on one thread. */
+int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
 /* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */
@@ -85,6 +88,12 @@ shl_status ll_emit_native(ll_emit *e, const shl_op *op);
 /* A float reduce over trailing dimensions as lane partials + a final fold
  * (lower_linalg_split.c); false (nothing written) when it does not apply. */
 bool ll_reduce_split(ll_emit *e, const shl_op *op);
+/* The body's binop (arith.addf, mulf, maximumf, minimumf) when a reduce's
+ * body is exactly one of them on its two arguments, else NULL. */
+const char *ll_reduce_binop(const shl_op *op);
+/* softmax(x) over trailing dimensions ending at this division, one pass per
+ * block of rows (lower_linalg_softmax.c); false (nothing written) otherwise. */
+bool ll_softmax(ll_emit *e, const shl_op *op);
 /* Op families. */
 bool ll_is_elementwise(const shl_op *op);
 shl_status ll_elementwise(ll_emit *e, const shl_op *op);

@@ -386,6 +386,7 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
 }
 
 shl_status ll_elementwise(ll_emit *e, const shl_op *op) {
+  if (op_is(op, OP_DIVIDE) && ll_softmax(e, op)) return NULL;
   const shl_type *rt = op->results[0].type;
   int rank = rt->rank;
   /* The element type the body computes in: select's and clamp's operand 1. */
