@@ -17,6 +17,10 @@
 static const char *const mlir_opt_passes[] = {
     "--linalg-fuse-elementwise-ops",
     /* (here: the tiling schedule, when there is one: shloc/compile.h) */
+    /* An op whose result is inserted into a larger tensor (a softmax block
+     * into its result, lower_linalg_softmax.c) writes there directly
+     * instead of into a temporary that is then copied. */
+    "--eliminate-empty-tensors",
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
     /* Loops that update a buffer in place (scf.for over a row scatter) and

@@ -679,3 +679,9 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   *out_len = e.pr.len;
   return NULL;
 }
+
+int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work) {
+  if (!e->parallel || rows < 2 || work < LL_PARALLEL_MIN) return 0;
+  int64_t tiles = rows < LL_PARALLEL_TILES ? rows : LL_PARALLEL_TILES;
+  return (rows + tiles - 1) / tiles;
+}

@@ -68,11 +68,19 @@ uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
 uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);
 uint32_t ll_cst_float(ll_emit *e, const char *v, shl_dtype dt);
 uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_unary(ll_emit *e, const char *opname, uint32_t a, shl_dtype dt);
+/* arith.cmpf/cmpi (kind) with predicate pred; arith.select; a cast op (opname) from one type to another. */
+uint32_t ll_cmp(ll_emit *e, const char *kind, const char *pred, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, shl_dtype dt);
+uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl_dtype to);
 /* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
  * elementwise fusion) as worth splitting across threads when `work`
  * elements are computed: the compile schedule tiles them into scf.forall
  * over dimension 0 (lower_linalg.c). */
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
+/* Rows per thread tile for an op of `rows` rows computing `work` elements
+ * (as ll_parallel splits dimension 0); 0: it stays on one thread. */
+int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
 /* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */
@@ -80,6 +88,12 @@ shl_status ll_emit_native(ll_emit *e, const shl_op *op);
 /* A float reduce over trailing dimensions as lane partials + a final fold
  * (lower_linalg_split.c); false (nothing written) when it does not apply. */
 bool ll_reduce_split(ll_emit *e, const shl_op *op);
+/* The body's binop (arith.addf, mulf, maximumf, minimumf) when a reduce's
+ * body is exactly one of them on its two arguments, else NULL. */
+const char *ll_reduce_binop(const shl_op *op);
+/* softmax(x) over trailing dimensions ending at this division, one pass per
+ * block of rows (lower_linalg_softmax.c); false (nothing written) otherwise. */
+bool ll_softmax(ll_emit *e, const shl_op *op);
 /* Op families. */
 bool ll_is_elementwise(const shl_op *op);
 shl_status ll_elementwise(ll_emit *e, const shl_op *op);
@@ -113,5 +127,9 @@ void ll_libm_declarations(ll_emit *e);
 /* tanh on f32 (or a narrower float, via f32) exactly as the interpreter's
  * vector kernel (vtanh) computes it. */
 uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt);
+/* exp and logistic on f32 (or a narrower float, via f32) exactly as the
+ * interpreter's vector kernels (vexp, vlogistic) compute them. */
+uint32_t ll_kernel_exp(ll_emit *e, uint32_t x, shl_dtype dt);
+uint32_t ll_kernel_logistic(ll_emit *e, uint32_t x, shl_dtype dt);
 
 #endif
