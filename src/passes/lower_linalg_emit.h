@@ -87,6 +87,8 @@ shl_dtype ll_int_wide(shl_dtype dt);
 /* ll_scalar of an op computing on a narrow type: widened, computed, rounded. */
 shl_status ll_narrow_scalar(ll_emit *e, const shl_op *op, const uint32_t *args, shl_dtype in_dt, shl_dtype out_dt,
                             uint32_t *res);
+/* reduce_precision on the bits of an IEEE-layout float (lower_linalg_narrow.c). */
+shl_status ll_reduce_precision(ll_emit *e, const shl_op *op, uint32_t x, shl_dtype dt, uint32_t *res);
 /* Scalar helpers (lower_linalg_ew.c): a converted value, constants, a binary instruction. */
 uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to);
 uint32_t ll_cst_int(ll_emit *e, long long v, shl_dtype dt);

@@ -285,7 +285,7 @@ bool ll_is_elementwise(const shl_op *op) {
     if (simple[i].id == id) return true;
   /* bitcast_convert between equal widths (others change the shape) */
   if (id == OP_BITCAST_CONVERT) return op->operands[0]->type->rank == op->results[0].type->rank;
-  return id == OP_COMPARE || id == OP_SELECT || id == OP_REAL || id == OP_IMAG || id == OP_COMPLEX || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
+  return id == OP_COMPARE || id == OP_SELECT || id == OP_REDUCE_PRECISION || id == OP_REAL || id == OP_IMAG || id == OP_COMPLEX || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
          id == OP_SIGN || id == OP_LOGISTIC || id == OP_IS_FINITE || id == OP_SHIFT_LEFT ||
          id == OP_SHIFT_RIGHT_LOGICAL || id == OP_SHIFT_RIGHT_ARITHMETIC;
 }
@@ -299,6 +299,7 @@ shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype 
     *res = id == OP_REAL ? a[0] : dtype_is_float(dt) ? ll_cst_float(e, "0.0", dt) : ll_cst_int(e, 0, dt);
     return NULL;
   }
+  if (id == OP_REDUCE_PRECISION) return ll_reduce_precision(e, op, a[0], dt, res);
   if ((ll_narrow_float(dt) || ll_sub_byte_int(dt)) && id != OP_SELECT && id != OP_BITCAST_CONVERT &&
       id != OP_CONVERT)
     return ll_narrow_scalar(e, op, a, dt, out_dt, res);

@@ -10,6 +10,7 @@
  * does for every float narrower than f64.  Sub-byte integers compute in
  * i8 and wrap to their width. */
 #include <stdio.h>
+#include <string.h>
 
 #include "passes/lower_linalg_emit.h"
 #include "support/scalar.h"
@@ -243,5 +244,53 @@ shl_status ll_narrow_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl
   }
   ST_TRY(ll_scalar(e, op, w, wt, out_dt == dt ? wt : out_dt, &r));
   *res = out_dt == dt ? ll_int_wrap(e, r, dt) : r;
+  return NULL;
+}
+
+/* reduce_precision on the element's bits (ew_convert.c reduce_bits, XLA's
+ * algorithm): the mantissa rounded to nearest even, exponents outside the
+ * reduced range flushed to 0 or inf, NaN kept NaN.  IEEE layouts only. */
+shl_status ll_reduce_precision(ll_emit *e, const shl_op *op, uint32_t x, shl_dtype dt, uint32_t *res) {
+  int64_t eb, mb;
+  if (!attr_as_int(op_attr(op, "exponent_bits"), &eb) || !attr_as_int(op_attr(op, "mantissa_bits"), &mb) || eb < 1 ||
+      mb < 0)
+    return ll_refuse(op, "needs exponent_bits >= 1 and mantissa_bits >= 0");
+  if (!dtype_is_float(dt) || fp_layout_of(dt).kind != FPK_IEEE) return ll_refuse(op, "element type");
+  fp_layout L = fp_layout_of(dt);
+  int sm = L.mant, se = L.ebits, nbits = se + sm + 1;
+  /* the pattern as i64 */
+  const char *st = ll_narrow_float(dt) ? ll_dtype(storage_int(dt)) : dtype_bits(dt) == 64 ? "i64"
+                                        : dtype_bits(dt) == 32                         ? "i32"
+                                                                                       : "i16";
+  uint32_t v = ll_narrow_float(dt) ? x : cast(e, "arith.bitcast", x, ll_dtype(dt), st);
+  if (strcmp(st, "i64")) v = cast(e, "arith.extui", v, st, "i64");
+  if (L.shift) v = bin64(e, "arith.shrui", v, c64(e, L.shift));
+  v = bin64(e, "arith.andi", v, c64(e, mask((unsigned)nbits)));
+  long long exp_mask = mask((unsigned)se) << sm, sign_mask = (long long)(1ull << (nbits - 1));
+  uint32_t orig = v;
+  uint32_t nan = and1(e, icmp(e, "eq", bin64(e, "arith.andi", v, c64(e, exp_mask)), c64(e, exp_mask)),
+                      icmp(e, "ne", bin64(e, "arith.andi", v, c64(e, mask((unsigned)sm))), c64(e, 0)));
+  if (mb < sm) {
+    long long last = 1ll << (sm - mb);
+    uint32_t odd = bin64(e, "arith.shrui", bin64(e, "arith.andi", v, c64(e, last)), c64(e, sm - mb));
+    uint32_t bias = bin64(e, "arith.addi", c64(e, (last >> 1) - 1), odd);
+    v = bin64(e, "arith.andi", bin64(e, "arith.addi", v, bias), c64(e, ~(last - 1)));
+    v = bin64(e, "arith.andi", v, c64(e, mask((unsigned)nbits)));
+  }
+  if (eb < se) {
+    long long src_bias = (1ll << (se - 1)) - 1, red_bias = (1ll << (eb - 1)) - 1;
+    uint32_t xe = bin64(e, "arith.andi", v, c64(e, exp_mask));
+    uint32_t sign = bin64(e, "arith.andi", v, c64(e, sign_mask));
+    uint32_t big = icmp(e, "ugt", xe, c64(e, (src_bias + red_bias) << sm));
+    uint32_t small = icmp(e, "ule", xe, c64(e, (src_bias - red_bias) << sm));
+    v = sel(e, small, sign, v, "i64");
+    v = sel(e, big, bin64(e, "arith.ori", sign, c64(e, exp_mask)), v, "i64");
+  }
+  uint32_t nanv = mb > 0 ? orig
+                         : bin64(e, "arith.ori", bin64(e, "arith.andi", orig, c64(e, sign_mask)), c64(e, exp_mask));
+  v = sel(e, nan, nanv, v, "i64");
+  if (L.shift) v = bin64(e, "arith.shli", v, c64(e, L.shift));
+  if (strcmp(st, "i64")) v = cast(e, "arith.trunci", v, "i64", st);
+  *res = ll_narrow_float(dt) ? v : cast(e, "arith.bitcast", v, st, ll_dtype(dt));
   return NULL;
 }
