@@ -64,7 +64,7 @@ static uint32_t store(ll_emit *e, cx v, shl_dtype c) {
   return create(e, ll_convert(e, v.re, DT_F64, p), ll_convert(e, v.im, DT_F64, p), ll_dtype(c));
 }
 
-static uint32_t sel64(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) {
+static uint32_t sel_t(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, const char *t) {
   uint32_t r = ll_fresh(e);
   pr_newline(&e->pr);
   ll_tmp(e, r);
@@ -74,9 +74,11 @@ static uint32_t sel64(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) {
   ll_tmp(e, a);
   pr_puts(&e->pr, ", ");
   ll_tmp(e, b);
-  pr_puts(&e->pr, " : f64");
+  pr_printf(&e->pr, " : %s", t);
   return r;
 }
+
+static uint32_t sel64(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) { return sel_t(e, c, a, b, "f64"); }
 
 static uint32_t cmpf(ll_emit *e, const char *pred, uint32_t a, uint32_t b, shl_dtype dt) {
   uint32_t r = ll_fresh(e);
@@ -173,6 +175,46 @@ static cx cpow64(ll_emit *e, cx x, cx y) {
   re = sel64(e, y0, one, re);
   im = sel64(e, y0, zero, im);
   return (cx){sel64(e, x0, re, p.re), sel64(e, x0, im, p.im)};
+}
+
+static uint32_t f32c(ll_emit *e, const char *v) { return ll_cst_float(e, v, DT_F32); }
+static uint32_t fma_p(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype p);
+
+/* |a + bi| in f32 as XLA (xla_mathf.c xla_cabsf): max sqrt(1 + (min/max)^2). */
+static uint32_t cabsf_xla(ll_emit *e, uint32_t a, uint32_t b) {
+  shl_dtype f = DT_F32;
+  uint32_t x = un_p(e, "math.absf", a, f), y = un_p(e, "math.absf", b, f);
+  uint32_t mx = ll_bin(e, "arith.maxnumf", x, y, f), mn = ll_bin(e, "arith.minnumf", x, y, f);
+  uint32_t ratio = ll_bin(e, "arith.divf", mn, mx, f);
+  uint32_t fm = fma_p(e, ratio, ratio, f32c(e, "1.0"), f);
+  uint32_t r = ll_bin(e, "arith.mulf", mx, un_p(e, "math.sqrt", fm, f), f);
+  uint32_t inf = f32c(e, "0x7F800000");
+  uint32_t isinf = cmpf(e, "oeq", mx, inf, f);
+  r = sel_t(e, ll_bin(e, "arith.ori", cmpf(e, "oeq", mx, f32c(e, "0.0"), f), isinf, DT_I1), mx, r, "f32");
+  uint32_t nan = ll_bin(e, "arith.ori", cmpf(e, "uno", a, a, f), cmpf(e, "uno", b, b, f), DT_I1);
+  return sel_t(e, nan, sel_t(e, isinf, inf, f32c(e, "0x7FC00000"), "f32"), r, "f32");
+}
+
+/* x^y for complex<f32> as XLA:CPU computes it in f32 (ew_binary.c cpowf_):
+ * with r = |x|, t = arg x: r^c e^(-d t) (cos q + i sin q), q = c t + d ln r
+ * (cos and sin in double); x = 0 as complex<f64>. */
+static uint32_t cpow32(ll_emit *e, uint32_t x, uint32_t y) {
+  shl_dtype f = DT_F32;
+  const char *ct = "complex<f32>";
+  uint32_t a = part(e, "re", x, ct), b = part(e, "im", x, ct), c = part(e, "re", y, ct), d = part(e, "im", y, ct);
+  uint32_t r = cabsf_xla(e, a, b), t = ll_bin(e, "math.atan2", b, a, f);
+  uint32_t ex = ll_libm_call(e, LL_LIBM_EXP, ll_bin(e, "arith.mulf", un_p(e, "arith.negf", d, f), t, f), f);
+  uint32_t coeff = ll_bin(e, "arith.mulf", ll_bin(e, "math.powf", r, c, f), ex, f);
+  uint32_t dl = ll_bin(e, "arith.mulf", d, ll_libm_call(e, LL_LIBM_LOG, r, f), f);
+  uint32_t q = fma_p(e, c, t, dl, f);
+  uint32_t qd = ll_convert(e, q, f, DT_F64);
+  uint32_t re = ll_bin(e, "arith.mulf", coeff, ll_convert(e, un(e, "math.cos", qd), DT_F64, f), f);
+  uint32_t im = ll_bin(e, "arith.mulf", coeff, ll_convert(e, un(e, "math.sin", qd), DT_F64, f), f);
+  uint32_t general = create(e, re, im, ct);
+  uint32_t zero = f32c(e, "0.0");
+  uint32_t x0 = ll_bin(e, "arith.andi", cmpf(e, "oeq", a, zero, f), cmpf(e, "oeq", b, zero, f), DT_I1);
+  uint32_t at0 = store(e, cpow64(e, load(e, x, DT_C64), load(e, y, DT_C64)), DT_C64);
+  return sel_t(e, x0, at0, general, ct);
 }
 
 /* Lexicographic x > y (ew_binary.c cgt). */
@@ -317,16 +359,7 @@ shl_status ll_complex_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, sh
   case OP_REAL: *res = part(e, "re", a[0], ct); return NULL;
   case OP_IMAG: *res = part(e, "im", a[0], ct); return NULL;
   case OP_SELECT: /* operands (pred, on_true, on_false) */
-    *res = ll_fresh(e);
-    pr_newline(&e->pr);
-    ll_tmp(e, *res);
-    pr_puts(&e->pr, " = arith.select ");
-    ll_tmp(e, a[0]);
-    pr_puts(&e->pr, ", ");
-    ll_tmp(e, a[1]);
-    pr_puts(&e->pr, ", ");
-    ll_tmp(e, a[2]);
-    pr_printf(&e->pr, " : %s", ct);
+    *res = sel_t(e, a[0], a[1], a[2], ct);
     return NULL;
   case OP_BITCAST_CONVERT:
     if (dt != out_dt) break;
@@ -359,23 +392,13 @@ shl_status ll_complex_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, sh
     *res = store(e, cfn(e, F_CPOW, load(e, a[0], dt), &third), dt);
     return NULL;
   }
-  case OP_POWER: /* complex<f32>: XLA's f32 formula (ew_binary.c cpowf_) stays a call-out */
-    if (dt != DT_C128) break;
-    *res = store(e, cpow64(e, load(e, a[0], dt), load(e, a[1], dt)), dt);
+  case OP_POWER:
+    *res = dt == DT_C64 ? cpow32(e, a[0], a[1]) : store(e, cpow64(e, load(e, a[0], dt), load(e, a[1], dt)), dt);
     return NULL;
   case OP_MAXIMUM:
   case OP_MINIMUM: {
     uint32_t gt = cgt(e, load(e, a[0], dt), load(e, a[1], dt));
-    *res = ll_fresh(e);
-    pr_newline(&e->pr);
-    ll_tmp(e, *res);
-    pr_puts(&e->pr, " = arith.select ");
-    ll_tmp(e, gt);
-    pr_puts(&e->pr, ", ");
-    ll_tmp(e, a[id == OP_MAXIMUM ? 0 : 1]);
-    pr_puts(&e->pr, ", ");
-    ll_tmp(e, a[id == OP_MAXIMUM ? 1 : 0]);
-    pr_printf(&e->pr, " : %s", ct);
+    *res = sel_t(e, gt, a[id == OP_MAXIMUM ? 0 : 1], a[id == OP_MAXIMUM ? 1 : 0], ct);
     return NULL;
   }
   case OP_COMPARE: return compare(e, op, load(e, a[0], dt), load(e, a[1], dt), res);

@@ -133,7 +133,7 @@ shl_status ll_dot_blas(ll_emit *e, const shl_op *op, const int64_t *lb, const in
 void ll_blas_declarations(ll_emit *e);
 /* libm functions called directly (lower_linalg_libm.c): f32 or f64 by the
  * element type (narrower floats via f32). */
-typedef enum { LL_LIBM_EXPM1, LL_LIBM_COUNT } ll_libm;
+typedef enum { LL_LIBM_EXPM1, LL_LIBM_EXP, LL_LIBM_LOG, LL_LIBM_COUNT } ll_libm;
 uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt);
 void ll_libm_declarations(ll_emit *e);
 /* tanh on f32 (or a narrower float, via f32) exactly as the interpreter's
