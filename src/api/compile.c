@@ -54,7 +54,7 @@ static const char *const mlir_opt_passes[] = {
      * exact (expm1 is a libm call already, lower_linalg_libm.c), libm calls
      * for the rest (readnone: vectorized alike). */
     "--convert-math-to-llvm=approximate-log1p=false", "--convert-math-to-libm", "--arith-expand=include-bf16=true",
-    "--convert-arith-to-llvm", "--convert-index-to-llvm",
+    "--convert-complex-to-llvm", "--convert-arith-to-llvm", "--convert-index-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--convert-openmp-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };

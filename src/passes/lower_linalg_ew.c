@@ -155,6 +155,12 @@ static uint32_t f64_to_bf16(ll_emit *e, uint32_t x) {
 
 uint32_t ll_convert(ll_emit *e, uint32_t x, shl_dtype from, shl_dtype to) {
   if (from == to) return x;
+  /* narrow types through f64 / their 8-bit integer type */
+  if (ll_narrow_float(from)) return ll_convert(e, ll_narrow_decode(e, x, from), DT_F64, to);
+  if (ll_narrow_float(to)) return ll_narrow_encode(e, ll_convert(e, x, from, DT_F64), to);
+  if (ll_sub_byte_int(from)) return ll_convert(e, ll_int_wrap(e, x, from), ll_int_wide(from), to);
+  if (ll_sub_byte_int(to) && !dtype_is_float(from))
+    return ll_int_wrap(e, ll_convert(e, x, from, ll_int_wide(to)), to);
   if (from == DT_F64 && to == DT_BF16) return f64_to_bf16(e, x);
   shl_dtype_class fc = dtype_class(from), tc = dtype_class(to);
   unsigned fb = dtype_bits(from), tb = dtype_bits(to);
@@ -281,7 +287,7 @@ bool ll_is_elementwise(const shl_op *op) {
     if (simple[i].id == id) return true;
   /* bitcast_convert between equal widths (others change the shape) */
   if (id == OP_BITCAST_CONVERT) return op->operands[0]->type->rank == op->results[0].type->rank;
-  return id == OP_COMPARE || id == OP_SELECT || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
+  return id == OP_COMPARE || id == OP_SELECT || id == OP_REDUCE_PRECISION || id == OP_REAL || id == OP_IMAG || id == OP_COMPLEX || id == OP_CLAMP || id == OP_CONVERT || id == OP_NOT ||
          id == OP_SIGN || id == OP_LOGISTIC || id == OP_IS_FINITE || id == OP_SHIFT_LEFT ||
          id == OP_SHIFT_RIGHT_LOGICAL || id == OP_SHIFT_RIGHT_ARITHMETIC;
 }
@@ -289,6 +295,16 @@ bool ll_is_elementwise(const shl_op *op) {
 shl_status ll_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl_dtype dt, shl_dtype out_dt,
                      uint32_t *res) {
   shl_opid id = op_id(op);
+  if (dtype_is_complex(dt) || dtype_is_complex(out_dt) || id == OP_COMPLEX)
+    return ll_complex_scalar(e, op, a, dt, out_dt, res);
+  if (id == OP_REAL || id == OP_IMAG) { /* of a real number: itself, 0 */
+    *res = id == OP_REAL ? a[0] : dtype_is_float(dt) ? ll_cst_float(e, "0.0", dt) : ll_cst_int(e, 0, dt);
+    return NULL;
+  }
+  if (id == OP_REDUCE_PRECISION) return ll_reduce_precision(e, op, a[0], dt, res);
+  if ((ll_narrow_float(dt) || ll_sub_byte_int(dt)) && id != OP_SELECT && id != OP_BITCAST_CONVERT &&
+      id != OP_CONVERT)
+    return ll_narrow_scalar(e, op, a, dt, out_dt, res);
   /* f16/bf16 compute in f32 and round once, as the interpreter does (exact
    * for + - * / sqrt either way; upstream's f16 expm1/rsqrt/... are not) */
   if ((dt == DT_F16 || dt == DT_BF16) && out_dt == dt && id != OP_SELECT && id != OP_BITCAST_CONVERT &&

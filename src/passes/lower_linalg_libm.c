@@ -18,6 +18,8 @@
 
 static const char *const names[LL_LIBM_COUNT][2] = {
     [LL_LIBM_EXPM1] = {"shloc_rt_expm1f", "expm1"}, /* f32: the interpreter's (XLA's) expm1f */
+    [LL_LIBM_EXP] = {"shloc_rt_expf", "exp"},       /* f32: XLA's; complex<f32> power only */
+    [LL_LIBM_LOG] = {"shloc_rt_logf", "log"},
 };
 
 uint32_t ll_libm_call(ll_emit *e, ll_libm fn, uint32_t x, shl_dtype dt) {
