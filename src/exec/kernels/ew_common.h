@@ -135,6 +135,9 @@ void ew_prog_run(const ew_prog *p, const float *const *src, float *const *dst, i
 bool ew_fold_ok(shl_opid binop, shl_dtype dt);
 void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc);
 bool ew_fold_identity(shl_opid binop, shl_dtype dt, void *acc);
+/* f32: the same as ew_fold on each piece of `piece` elements of src[0, n)
+ * in turn (the last one shorter), folding several pieces at once. */
+void ew_fold_f32_pieces(shl_opid binop, const float *src, int64_t n, int64_t piece, float *acc);
 
 /* select: pred_n is 1 (scalar predicate) or n. */
 void ew_select_apply(const uint8_t *pred, int64_t pred_n, const void *t, const void *f, void *dst, int64_t n,

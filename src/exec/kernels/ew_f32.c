@@ -531,8 +531,9 @@ bool ew_fold_ok(shl_opid binop, shl_dtype dt) {
          (binop == OP_ADD || binop == OP_MULTIPLY || binop == OP_MAXIMUM || binop == OP_MINIMUM);
 }
 
-/* Lane-parallel partial results, combined at the end; max/min track NaNs
- * separately because the vector max does not propagate them. */
+/* f64: lane-parallel partial results of an `omp simd` reduction, combined
+ * at the end; max/min track NaNs separately because the vector max does not
+ * propagate them. */
 #define DEF_FOLD(NAME, T, INF)                                                         \
   EW_CLONES static T NAME(shl_opid binop, const T *a, int64_t n, T acc) {             \
     T s;                                                                               \
@@ -563,14 +564,102 @@ bool ew_fold_ok(shl_opid binop, shl_dtype dt) {
     }                                                                                  \
   }
 
-DEF_FOLD(fold_f32, float, INFINITY)
 DEF_FOLD(fold_f64, double, INFINITY)
+
+/* f32 folds have one order on every machine, the one GCC gives the loops
+ * above on AVX-512: of a run of n elements, element i < n - n % 16 goes to
+ * lane i % 16 (lane = lane op element), the rest to lane 0 in order; then
+ * r = identity, r = r op lane for lanes 0..15 (the scalar max keeping r on
+ * ties), and acc op r.  Written out so that several runs (the pieces of a
+ * row) fold at once: each lane is a chain of dependent operations, and
+ * FOLD_K independent chains keep the vector unit busy. */
+enum { FOLD_K = 4 };
+
+#define V_ADD(s, x) ((s) + (x))
+#define V_MUL(s, x) ((s) * (x))
+#define V_MAX(s, x) vsel((x) > (s), (x), (s))
+#define V_MIN(s, x) vsel((x) < (s), (x), (s))
+#define S_ADD(s, x) ((s) + (x))
+#define S_MUL(s, x) ((s) * (x))
+#define S_MAX(s, x) ((x) > (s) ? (x) : (s))
+#define S_MIN(s, x) ((x) < (s) ? (x) : (s))
+#define L_MAX(r, l) ((r) > (l) ? (r) : (l))
+#define L_MIN(r, l) ((r) < (l) ? (r) : (l))
+
+/* k runs of len elements, run j at a + j * stride: r[j] (the lanes
+ * combined), bad[j] (a NaN seen). */
+#define DEF_LANES(NAME, VOP, SOP, LOP, ID)                                           \
+  EW_INLINE void NAME(const float *a, int64_t len, int64_t stride, int k, float *r, bool *bad) { \
+    vf32 v[FOLD_K];                                                                  \
+    vi32 nan[FOLD_K];                                                                \
+    for (int j = 0; j < FOLD_K; j++) {                                               \
+      v[j] = VSPLAT(ID);                                                             \
+      nan[j] = (vi32){0};                                                            \
+    }                                                                                \
+    int64_t vec = len - len % 16;                                                    \
+    for (int64_t i = 0; i < vec; i += 16)                                            \
+      for (int j = 0; j < k; j++) {                                                  \
+        vf32 x;                                                                      \
+        memcpy(&x, a + j * stride + i, sizeof x);                                    \
+        v[j] = VOP(v[j], x);                                                         \
+        nan[j] |= x != x;                                                            \
+      }                                                                              \
+    for (int j = 0; j < k; j++) {                                                    \
+      for (int64_t i = vec; i < len; i++) {                                          \
+        float x = a[j * stride + i];                                                 \
+        v[j][0] = SOP(v[j][0], x);                                                   \
+        nan[j][0] |= x != x;                                                         \
+      }                                                                              \
+      float q = ID;                                                                  \
+      int32_t any = 0;                                                               \
+      for (int l = 0; l < 16; l++) {                                                 \
+        q = LOP(q, v[j][l]);                                                         \
+        any |= nan[j][l];                                                            \
+      }                                                                              \
+      r[j] = q;                                                                      \
+      bad[j] = any != 0;                                                             \
+    }                                                                                \
+  }
+
+DEF_LANES(lanes_add, V_ADD, S_ADD, S_ADD, 0.0f)
+DEF_LANES(lanes_mul, V_MUL, S_MUL, S_MUL, 1.0f)
+DEF_LANES(lanes_max, V_MAX, S_MAX, L_MAX, -INFINITY)
+DEF_LANES(lanes_min, V_MIN, S_MIN, L_MIN, INFINITY)
+
+/* k (FOLD_K or 1) runs of fold_f32_pieces. */
+EW_INLINE float fold_runs(shl_opid binop, const float *a, int64_t len, int64_t stride, int k, float acc) {
+  float r[FOLD_K];
+  bool bad[FOLD_K];
+  switch (binop) {
+    case OP_ADD: lanes_add(a, len, stride, k, r, bad); break;
+    case OP_MULTIPLY: lanes_mul(a, len, stride, k, r, bad); break;
+    case OP_MAXIMUM: lanes_max(a, len, stride, k, r, bad); break;
+    default: lanes_min(a, len, stride, k, r, bad); break;
+  }
+  for (int j = 0; j < k; j++) switch (binop) {
+      case OP_ADD: acc = acc + r[j]; break;
+      case OP_MULTIPLY: acc = acc * r[j]; break;
+      case OP_MAXIMUM: acc = (bad[j] || acc != acc) ? NAN : acc > r[j] ? acc : r[j]; break;
+      default: acc = (bad[j] || acc != acc) ? NAN : acc < r[j] ? acc : r[j]; break;
+    }
+  return acc;
+}
+
+/* a[0 .. n) folded into acc piece by piece (pieces of `piece` > 0
+ * elements; no elements: one empty piece, acc op identity). */
+EW_CLONES static float fold_f32_pieces(shl_opid binop, const float *a, int64_t n, int64_t piece, float acc) {
+  if (n <= 0) return fold_runs(binop, a, 0, 0, 1, acc);
+  int64_t j = 0;
+  for (; n - j >= FOLD_K * piece; j += FOLD_K * piece) acc = fold_runs(binop, a + j, piece, piece, FOLD_K, acc);
+  for (; j < n; j += piece) acc = fold_runs(binop, a + j, n - j < piece ? n - j : piece, piece, 1, acc);
+  return acc;
+}
 
 void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc) {
   if (dt == DT_F32) {
     float a;
     memcpy(&a, acc, sizeof a);
-    a = fold_f32(binop, src, n, a);
+    a = fold_f32_pieces(binop, src, n, n > 0 ? n : 1, a);
     memcpy(acc, &a, sizeof a);
   } else {
     double a;
@@ -578,6 +667,10 @@ void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc
     a = fold_f64(binop, src, n, a);
     memcpy(acc, &a, sizeof a);
   }
+}
+
+void ew_fold_f32_pieces(shl_opid binop, const float *src, int64_t n, int64_t piece, float *acc) {
+  *acc = fold_f32_pieces(binop, src, n, piece > 0 ? piece : 1, *acc);
 }
 
 bool ew_fold_identity(shl_opid binop, shl_dtype dt, void *acc) {
