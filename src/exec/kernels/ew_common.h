@@ -94,6 +94,11 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n);
 bool ew_f32_binary_ok(shl_opid id);
 bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n);
 bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n);
+/* Copies a to r with stores that bypass the cache (for results not read
+ * again soon: no read of r's lines before they are written); a thread that
+ * used it calls ew_stream_fence before others read r. */
+void ew_f32_stream(const float *a, float *r, int64_t n);
+void ew_stream_fence(void);
 
 /* f32 programs: a fused group of f32 ops evaluated a few vectors at a time
  * (ew_f32.c), giving the same values as the ops' own loops.  The value
