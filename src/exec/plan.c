@@ -345,11 +345,11 @@ static shl_status emit_fused(plan_ctx *pc, builder *b, plan_op *po, const fuse_s
 }
 
 /* An op's operands, one slot per leaf. */
-static shl_status bind_operands(plan_ctx *pc, builder *b, plan_op *po) {
+static shl_status bind_operands(plan_ctx *pc, builder *b, const fuse_block *fb, plan_op *po) {
   const shl_op *op = po->op;
   for (uint32_t i = 0, j = 0; i < op->n_operands; i++) {
     uint32_t s;
-    shl_status st = resolve_full(pc, b, op->operands[i], &s);
+    shl_status st = resolve_full(pc, b, fb ? fuse_operand(fb, op->operands[i]) : op->operands[i], &s);
     if (st) return st_at(st, &op->pos, op_name_cstr(op));
     for (uint32_t k = 0; k < plan_leaf_count(op->operands[i]->type); k++, j++) {
       po->in_slots[j] = s + k;
@@ -389,7 +389,7 @@ static shl_status bind_results(plan_ctx *pc, builder *b, plan_op *po) {
 }
 
 /* An op run by its own kernel. */
-static shl_status emit_op(plan_ctx *pc, builder *b, plan_op *po) {
+static shl_status emit_op(plan_ctx *pc, builder *b, const fuse_block *fb, plan_op *po) {
   const shl_op *op = po->op;
   po->kernel = plan_kernel_of(op);
   po->n_in = po->n_out = 0;
@@ -400,7 +400,7 @@ static shl_status emit_op(plan_ctx *pc, builder *b, plan_op *po) {
   po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
   if (!po->in_slots || !po->out_slots || !po->regions) return st_oom();
   if (!po->kernel->run) return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
-  ST_TRY(bind_operands(pc, b, po));
+  ST_TRY(bind_operands(pc, b, fb, po));
   ST_TRY(plan_op_regions(pc, b, po));
   ST_TRY(bind_results(pc, b, po));
   if (!po->kernel->prepare) return NULL;
@@ -429,7 +429,7 @@ static shl_status plan_one(plan_ctx *pc, builder *b, const fuse_block *fb, const
   }
   plan_op *po = &b->plan->ops[b->n_ops];
   po->op = op;
-  ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, po));
+  ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, fb, po));
   b->n_ops++;
   return NULL;
 }
