@@ -73,6 +73,11 @@ uint32_t ll_bin(ll_emit *e, const char *opname, uint32_t a, uint32_t b, shl_dtyp
  * elements are computed: the compile schedule tiles them into scf.forall
  * over dimension 0 (lower_linalg.c). */
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
+/* ll_parallel for a linalg.generic with several results (filter_result_type
+ * matches single results only): the tile size to write as its attribute
+ * `shloc.tile = N : i64`, which the schedule step matches; 0: sequential.
+ * Elementwise fusion drops the attribute of an op it fuses a producer into. */
+int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
 /* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */

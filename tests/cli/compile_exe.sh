@@ -113,12 +113,15 @@ assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max
 print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
 PY
 
-# 1b. Split float reductions (NaN, -0, f64, several/all dimensions) and
-# large ops tiled for OpenMP threads (two of them even on one core).
+# 1b. Split float reductions (NaN, -0, f64, several/all dimensions, sibling
+# reductions in one pass) and large ops tiled for OpenMP threads (two of
+# them even on one core).
 "$SHLOC" compile "$DATA/reduce_split.mlir" -o "$tmp/rs" --keep "$tmp/rs_keep" $LINK || fail "compiling reduce_split.mlir"
 n=$(grep -c "transform.structured.tile_using_forall" "$tmp/rs_keep/schedule.mlir")
 [ "$n" = 2 ] || fail "reduce_split: expected 2 tiling steps in the schedule, got $n"
 grep -q "__kmpc_fork_call" "$tmp/rs_keep/module.ll" || fail "reduce_split: no OpenMP loop in the LLVM IR"
+grep -q "attributes{shloc.tile = " "$tmp/rs_keep/schedule.mlir" || fail "reduce_split: the sibling reductions are not scheduled"
+grep -Eq "^ *%v[0-9]+, %v[0-9]+, %v[0-9]+ = linalg.generic" "$tmp/rs_keep/lowered.mlir" || fail "reduce_split: sum, max and min not one generic"
 OMP_NUM_THREADS=2 "$tmp/rs" --quiet || fail "reduce_split.mlir: a check failed"
 sed 's/dense<2016.0>/dense<2017.0>/' "$DATA/reduce_split.mlir" >"$tmp/rs_bad.mlir"
 "$SHLOC" compile "$tmp/rs_bad.mlir" -o "$tmp/rs_bad" $LINK || fail "compiling rs_bad.mlir"
