@@ -143,9 +143,11 @@ void ll_generic_outs_open(ll_emit *e, const shl_op *op, const shl_type *rt, cons
 /* Tiles per parallel op: enough for an even share on a few cores. */
 #define LL_PARALLEL_TILES 64
 
+bool ll_threads(const ll_emit *e, int64_t work) { return e->parallel && work >= LL_PARALLEL_MIN; }
+
 /* Tile size of dimension 0 for threads, 0 when the op stays sequential. */
 static int64_t parallel_tile(const ll_emit *e, const int64_t *dims, int rank, int64_t work) {
-  if (!e->parallel || rank < 1 || dims[0] < 2 || work < LL_PARALLEL_MIN) return 0;
+  if (!ll_threads(e, work) || rank < 1 || dims[0] < 2) return 0;
   int64_t tiles = dims[0] < LL_PARALLEL_TILES ? dims[0] : LL_PARALLEL_TILES;
   return (dims[0] + tiles - 1) / tiles;
 }

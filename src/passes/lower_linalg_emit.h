@@ -78,6 +78,8 @@ void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int6
  * `shloc.tile = N : i64`, which the schedule step matches; 0: sequential.
  * Elementwise fusion drops the attribute of an op it fuses a producer into. */
 int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work);
+/* Whether `work` elements are worth OpenMP threads (see ll_parallel). */
+bool ll_threads(const ll_emit *e, int64_t work);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
 /* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */
@@ -93,6 +95,9 @@ shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_gather(ll_emit *e, const shl_op *op);
 /* Row scatters (x.at[idx] with whole rows) -> scf.for (lower_linalg_scatter.c). */
 shl_status ll_scatter_rows(ll_emit *e, const shl_op *op);
+/* `[%at, 0, ...] [1, d1, ...] [1, ...]`: the slice of row %at of t, and its type tensor<1xd1x...>. */
+void ll_row_window(ll_emit *e, uint32_t at, const shl_type *t);
+void ll_row_type(ll_emit *e, const shl_type *t);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
 shl_status ll_map_op(ll_emit *e, const shl_op *op);

@@ -34,6 +34,7 @@ static shl_status broadcast_in_dim(ll_emit *e, const shl_op *op) {
   for (size_t i = 0; i < n; i++)
     if (it->dims[i] == 1 && rt->dims[bd[i]] != 1) bd[i] = -1; /* a size-1 dimension is broadcast */
   uint32_t empty = ll_empty(e, rt);
+  ll_parallel_type(e, rt); /* one left unfused (a scatter's operand) is a large fill */
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");

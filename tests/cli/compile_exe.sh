@@ -5,7 +5,8 @@
 #     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
 #  1b. tests/data/compile/reduce_split.mlir (split float reductions, tiles on
-#     OpenMP threads) and scatter_rows.mlir (native row scatters) pass their
+#     OpenMP threads) and scatter_rows.mlir (native row scatters, broadcast
+#     updates, row gathers) pass their
 #     own checks, and fail with a wrong expectation;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
@@ -128,7 +129,10 @@ sed 's/dense<2016.0>/dense<2017.0>/' "$DATA/reduce_split.mlir" >"$tmp/rs_bad.mli
 "$tmp/rs_bad" --quiet 2>/dev/null && fail "reduce_split: a wrong full sum passed"
 echo "ok: split reductions and threaded tiles"
 "$SHLOC" compile "$DATA/scatter_rows.mlir" -o "$tmp/sr" --keep "$tmp/sr_keep" $LINK || fail "compiling scatter_rows.mlir"
-grep -q "shloc_rt_op" "$tmp/sr_keep/lowered.mlir" && fail "scatter_rows: a scatter was called out"
+grep -q "shloc_rt_op" "$tmp/sr_keep/lowered.mlir" && fail "scatter_rows: a scatter or gather was called out"
+grep -q "scf.forall" "$tmp/sr_keep/lowered.mlir" || fail "scatter_rows: the large row gather is not on threads"
+grep -Eq "ins\(%v[0-9]+ : tensor<f32>\) outs\(%v[0-9]+ : tensor<1x3xf32>\)" "$tmp/sr_keep/lowered.mlir" ||
+  fail "scatter_rows: broadcast updates were not read from the broadcast's operand"
 "$tmp/sr" --quiet || fail "scatter_rows.mlir: a check failed"
 sed 's/\[5.0, 7.0, 9.0\]/[4.0, 7.0, 9.0]/' "$DATA/scatter_rows.mlir" >"$tmp/sr_bad.mlir"
 "$SHLOC" compile "$tmp/sr_bad.mlir" -o "$tmp/sr_bad" $LINK || fail "compiling sr_bad.mlir"
