@@ -250,6 +250,22 @@ static void value_list(ll_emit *e, shl_value *const *vs, uint32_t n) {
   }
 }
 
+void ll_operand_list(ll_emit *e, shl_value *const *vs, uint32_t n) {
+  value_list(e, vs, n);
+  pr_puts(&e->pr, " : ");
+  value_types(e, vs, n);
+}
+
+void ll_ins_outs(ll_emit *e, shl_value *const *vs, uint32_t n, uint32_t out, const shl_type *rt) {
+  pr_puts(&e->pr, "ins(");
+  ll_operand_list(e, vs, n);
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, out);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ")");
+}
+
 static void result_types(ll_emit *e, const shl_op *op) {
   for (uint32_t i = 0; i < op->n_results; i++) {
     if (i) pr_puts(&e->pr, ", ");
@@ -275,9 +291,7 @@ static shl_status emit_terminator(ll_emit *e, const shl_op *op, term_kind term) 
   pr_puts(&e->pr, term == TERM_FUNC ? "func.return" : "scf.yield");
   if (op->n_operands) {
     pr_puts(&e->pr, " ");
-    value_list(e, op->operands, op->n_operands);
-    pr_puts(&e->pr, " : ");
-    value_types(e, op->operands, op->n_operands);
+    ll_operand_list(e, op->operands, op->n_operands);
   }
   return NULL;
 }

@@ -46,6 +46,10 @@ void ll_memref_type(ll_emit *e, const shl_type *t);
 void ll_map(ll_emit *e, int rank, const int64_t *dims, int n);
 void ll_identity_map(ll_emit *e, int rank);
 void ll_iterators(ll_emit *e, int rank, const bool *reduction);
+/* `%a, %b : T0, T1`: the names, then the types, of n values. */
+void ll_operand_list(ll_emit *e, shl_value *const *vs, uint32_t n);
+/* `ins(%a, ... : T0, ...) outs(%vOUT : RT)`: values vs[0..n) into the temporary out of type rt. */
+void ll_ins_outs(ll_emit *e, shl_value *const *vs, uint32_t n, uint32_t out, const shl_type *rt);
 /* Opens `RESULTS = linalg.generic` over a fresh tensor of type rt (identity
  * map, no inputs) up to its block header `^bb0(%out: et):`; the caller
  * writes the body and closes the op. */
