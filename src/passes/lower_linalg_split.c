@@ -9,8 +9,9 @@
  * partials into the init value.  The order of the additions changes as in
  * the interpreter's own vectorized folds (lane partial sums, combined at the
  * end; README "Compiling through upstream MLIR"); max/min are exact either
- * way.  The partials start from the operation's identity (-0 for add, so
- * that a sum of -0s stays -0). */
+ * way.  The partials start from the first slice of the row (as if from
+ * the operation's identity: -0 + x = x, max(-inf, x) = x, ...); a 2-D fill
+ * of them became scatter stores (LLVM vectorized its outer loop). */
 #include "ir/attrs.h"
 #include "passes/lower_linalg_emit.h"
 
@@ -37,14 +38,6 @@ static const char *split_binop(const shl_op *op) {
   if (op_is(o, OP_MAXIMUM)) return "arith.maximumf";
   if (op_is(o, OP_MINIMUM)) return "arith.minimumf";
   return NULL;
-}
-
-/* binop is arith.addf, mulf, maximumf or minimumf. */
-static const char *split_identity(const char *binop, bool f64) {
-  if (binop[6] == 'a') return "-0.000000e+00";
-  if (binop[7] == 'u') return "1.000000e+00";
-  if (binop[7] == 'a') return f64 ? "0xFFF0000000000000" : "0xFF800000";
-  return f64 ? "0x7FF0000000000000" : "0x7F800000";
 }
 
 /* %vN = tensor.empty + linalg.fill of scalar `x` into shape dims[0..rank). */
@@ -294,15 +287,20 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
             (long long)(cols / lanes), (long long)lanes, (long long)(rows * cols), et);
   split_shape(e, shape3, 3, et);
   /* Lane partials, one output per member. */
-  uint32_t pinit[SPLIT_MAX_GROUP], part[SPLIT_MAX_GROUP], pa[SPLIT_MAX_GROUP], ps[SPLIT_MAX_GROUP];
+  uint32_t pinit[SPLIT_MAX_GROUP], part[SPLIT_MAX_GROUP], pa[SPLIT_MAX_GROUP], ps[SPLIT_MAX_GROUP],
+      pv[SPLIT_MAX_GROUP];
   for (int m = 0; m < n; m++) {
-    uint32_t id = ll_cst_float(e, split_identity(plans[m].binop, in->dtype == DT_F64), in->dtype);
-    pinit[m] = split_filled(e, id, shape2, 2, et);
+    pinit[m] = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, pinit[m]);
+    pr_puts(&e->pr, " = tensor.empty() : ");
+    split_shape(e, shape2, 2, et);
   }
   for (int m = 0; m < n; m++) part[m] = ll_fresh(e);
   uint32_t px = ll_fresh(e);
   for (int m = 0; m < n; m++) pa[m] = ll_fresh(e);
   for (int m = 0; m < n; m++) ps[m] = ll_fresh(e);
+  for (int m = 0; m < n; m++) pv[m] = ll_fresh(e);
   int64_t tile = n > 1 ? ll_parallel_tile(e, shape2, 2, rows * cols) : 0;
   pr_newline(&e->pr);
   for (int m = 0; m < n; m++) {
@@ -339,6 +337,22 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
   }
   pr_puts(&e->pr, "):");
   e->pr.indent += 1;
+  /* The first slice of each row starts the partials (they are never filled). */
+  uint32_t i1 = ll_fresh(e), c0 = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, i1);
+  pr_puts(&e->pr, " = linalg.index 1 : index");
+  pr_newline(&e->pr);
+  ll_tmp(e, c0);
+  pr_puts(&e->pr, " = arith.constant 0 : index");
+  uint32_t first = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, first);
+  pr_puts(&e->pr, " = arith.cmpi eq, ");
+  ll_tmp(e, i1);
+  pr_puts(&e->pr, ", ");
+  ll_tmp(e, c0);
+  pr_puts(&e->pr, " : index");
   for (int m = 0; m < n; m++) {
     pr_newline(&e->pr);
     ll_tmp(e, ps[m]);
@@ -347,12 +361,21 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
     pr_puts(&e->pr, ", ");
     ll_tmp(e, px);
     pr_printf(&e->pr, " : %s", et);
+    pr_newline(&e->pr);
+    ll_tmp(e, pv[m]);
+    pr_puts(&e->pr, " = arith.select ");
+    ll_tmp(e, first);
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, px);
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, ps[m]);
+    pr_printf(&e->pr, " : %s", et);
   }
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
   for (int m = 0; m < n; m++) {
     pr_puts(&e->pr, m ? ", " : "");
-    ll_tmp(e, ps[m]);
+    ll_tmp(e, pv[m]);
   }
   pr_puts(&e->pr, " : ");
   for (int m = 0; m < n; m++) pr_printf(&e->pr, "%s%s", m ? ", " : "", et);
