@@ -180,28 +180,6 @@ void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int6
   sched_step(e, "\"linalg.generic\", \"linalg.transpose\"", key, tile);
 }
 
-void ll_parallel_rows(ll_emit *e, int64_t tile) {
-  char key[64];
-  snprintf(key, sizeof key, "attributes{shloc.rows = %lld : i64}", (long long)tile);
-  if (e->sched_rows.buf && strstr(e->sched_rows.buf, key)) return;
-  e->n_sched++;
-  pr_printf(&e->sched_rows,
-            "\n    %%r%lld = transform.structured.match ops{[\"linalg.reduce\"]} %s in %%root"
-            " : (!transform.any_op) -> !transform.any_op"
-            "\n    transform.foreach %%r%lld : !transform.any_op {"
-            "\n    ^bb0(%%red: !transform.any_op):"
-            "\n      %%use = transform.get_consumers_of_result %%red[0] : (!transform.any_op) -> !transform.any_op"
-            "\n      %%part = transform.get_producer_of_operand %%red[0] : (!transform.any_op) -> !transform.any_op"
-            "\n      %%t, %%f = transform.structured.tile_using_forall %%use tile_sizes [%lld]"
-            " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)"
-            "\n      %%a, %%f2 = transform.structured.fuse_into_containing_op %%red into %%f"
-            " : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)"
-            "\n      %%b, %%f3 = transform.structured.fuse_into_containing_op %%part into %%f2"
-            " : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)"
-            "\n    }",
-            (long long)tile, key, (long long)tile, (long long)tile);
-}
-
 int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work) {
   int64_t tile = parallel_tile(e, dims, rank, work);
   if (!tile) return 0;
@@ -726,12 +704,11 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   pr_puts(&e.pr, "}\n");
   if (!st && e.n_sched)
     pr_puts(&e.sched, "\n    transform.yield\n  }\n}\n");
-  if (!st && (e.pr.oom || e.globals.oom || e.sched.oom || e.sched_rows.oom)) st = st_oom();
+  if (!st && (e.pr.oom || e.globals.oom || e.sched.oom)) st = st_oom();
   free(e.globals.buf);
   if (st) {
     free(e.pr.buf);
     free(e.sched.buf);
-    free(e.sched_rows.buf);
     return st;
   }
   if (e.n_sched) {
@@ -741,14 +718,6 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
                  "// transpose and split-reduction ops become scf.forall loops, run by OpenMP threads.\n"
                  "module attributes {transform.with_named_sequence} {\n"
                  "  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {");
-    if (e.sched_rows.len) {
-      pr_putn(&sc, e.sched_rows.buf, e.sched_rows.len);
-      /* The fused producers' originals are dead: not to be tiled or bufferized. */
-      pr_puts(&sc, "\n    %fns = transform.structured.match ops{[\"func.func\"]} in %root"
-                   " : (!transform.any_op) -> !transform.any_op"
-                   "\n    transform.apply_dce to %fns : !transform.any_op");
-    }
-    free(e.sched_rows.buf);
     pr_putn(&sc, e.sched.buf, e.sched.len);
     free(e.sched.buf);
     if (sc.oom) {

@@ -17,7 +17,6 @@ typedef struct {
   unsigned libm_used;      /* libm functions called (ll_libm_call) */
   bool parallel;           /* write the tiling schedule (ll_parallel) */
   shl_printer sched;       /* its match-and-tile steps, one per result type */
-  shl_printer sched_rows;  /* row-fusion steps (ll_parallel_rows), run before those */
   uint32_t n_sched;
 } ll_emit;
 
@@ -85,11 +84,6 @@ void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int6
 int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work);
 /* Whether `work` elements are worth OpenMP threads (see ll_parallel). */
 bool ll_threads(const ll_emit *e, int64_t work);
-/* The schedule step for a linalg.reduce marked `shloc.rows = T : i64`: its
- * only consumer is tiled into scf.forall over T rows, and the reduce and
- * its producer (lane partials) are fused into each tile, so that the rows
- * are read from memory once for both (lower_linalg_split.c). */
-void ll_parallel_rows(ll_emit *e, int64_t tile);
 /* ll_parallel for an elementwise result. */
 void ll_parallel_type(ll_emit *e, const shl_type *t);
 /* An op through its native pattern only (SHLOC_ERR_UNSUPPORTED when it has none). */

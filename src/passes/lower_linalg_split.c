@@ -134,59 +134,14 @@ static void dup_restore(dup_saved *saved, int n) {
   }
 }
 
-static bool split_emit(ll_emit *e, const shl_op *op, int64_t rows_tile);
+static bool split_emit(ll_emit *e, const shl_op *op);
 static void split_fold(ll_emit *e, const shl_op *op, uint32_t part, const char *binop, int64_t rows, int kept,
-                       int64_t lanes, int64_t rows_tile);
-static int64_t split_rows_tile(ll_emit *e, const shl_op *op);
-
-/* ---- row fusion (reduce, then normalize) ----
- *
- * softmax's e / sum(e) reads e's rows twice: once for the sum, once for the
- * division.  When the reduction's result feeds one elementwise op, through
- * single-use broadcasts that keep the rows in dimension 0, the schedule
- * tiles that op over blocks of rows (about 128 KiB of them) and fuses the
- * reduction and its lane partials into each tile (ll_parallel_rows): the
- * block is read from memory once and again from cache. */
-
-enum { ROWS_TILE_BYTES = 128 * 1024 };
-
-/* The op using v, when v has exactly one use and it is in v's block. */
-static const shl_op *single_user(const shl_op *def, const shl_value *v) {
-  if (uses_after(def->next, v) != 1) return NULL;
-  for (const shl_op *o = def->next; o; o = o->next)
-    for (uint32_t i = 0; i < o->n_operands; i++)
-      if (o->operands[i] == v) return o;
-  return NULL;
-}
-
-/* Rows per tile, or 0 when the pattern does not hold or the work is small. */
-static int64_t split_rows_tile(ll_emit *e, const shl_op *op) {
-  const shl_type *in = op->operands[0]->type, *rt = op->results[0].type;
-  if (rt->rank != 1 || in->rank < 2 || !ll_threads(e, type_num_elements(in))) return 0;
-  const shl_op *d = op;
-  const shl_op *u = single_user(d, &d->results[0]);
-  while (u && op_is(u, OP_BROADCAST_IN_DIM)) {
-    int64_t bd[LL_MAX_RANK];
-    size_t n = 0;
-    if (!attr_as_ints(op_attr(u, "broadcast_dimensions"), bd, LL_MAX_RANK, &n) || n < 1 || bd[0] != 0 ||
-        u->results[0].type->dims[0] != rt->dims[0])
-      return 0;
-    d = u;
-    u = single_user(d, &d->results[0]);
-  }
-  if (!u || !ll_is_elementwise(u) || u->n_results != 1 || u->results[0].type->rank < 1 ||
-      u->results[0].type->dims[0] != rt->dims[0])
-    return 0;
-  int64_t row_bytes = type_num_elements(u->results[0].type) / rt->dims[0] * (int64_t)dtype_bytes(in->dtype);
-  int64_t tile = row_bytes > 0 ? ROWS_TILE_BYTES / row_bytes : 0;
-  if (tile < 1) tile = 1;
-  return tile < rt->dims[0] ? tile : 0;
-}
+                       int64_t lanes);
 
 bool ll_reduce_split(ll_emit *e, const shl_op *op) {
   const shl_value *in = op->operands[0];
   if (!in->def || in->def->block != op->block || uses_after(in->def->next, in) < 2 || dup_count(in) > DUP_MAX_OPS)
-    return split_emit(e, op, 0);
+    return split_emit(e, op);
   size_t len = e->pr.len;
   uint32_t next = e->next_id;
   dup_saved saved[DUP_MAX_OPS + 1];
@@ -194,7 +149,7 @@ bool ll_reduce_split(ll_emit *e, const shl_op *op) {
   shl_status st = dup_emit(e, in, saved, &n);
   bool done = false;
   if (!st) {
-    done = split_emit(e, op, n ? split_rows_tile(e, op) : 0);
+    done = split_emit(e, op);
   } else {
     shloc_status_free(st);
   }
@@ -204,7 +159,7 @@ bool ll_reduce_split(ll_emit *e, const shl_op *op) {
     e->next_id = next;
   }
   dup_restore(saved, n);
-  return done || split_emit(e, op, 0);
+  return done || split_emit(e, op);
 }
 
 /* What a reduce needs to be split: rows x cols (kept x reduced elements),
@@ -290,7 +245,7 @@ static int split_group(const shl_op *op, const split_plan *p, const shl_op **mem
   return n;
 }
 
-static bool split_emit(ll_emit *e, const shl_op *op, int64_t rows_tile) {
+static bool split_emit(ll_emit *e, const shl_op *op) {
   split_plan plan;
   if (!split_plan_of(op, &plan)) return false;
   const shl_op *members[SPLIT_MAX_GROUP], *early[SPLIT_MAX_GROUP];
@@ -434,15 +389,14 @@ static bool split_emit(ll_emit *e, const shl_op *op, int64_t rows_tile) {
   }
   if (n > 1) pr_puts(&e->pr, ")");
   else ll_parallel(e, shape2, 2, et, rows * cols);
-  for (int m = 0; m < n; m++)
-    split_fold(e, members[m], part[m], plans[m].binop, rows, plan.kept, lanes, n == 1 && plan.kept == 1 ? rows_tile : 0);
+  for (int m = 0; m < n; m++) split_fold(e, members[m], part[m], plans[m].binop, rows, plan.kept, lanes);
   return true;
 }
 
 /* The partials folded into the init value, in lane order, and reshaped to
  * the result. */
 static void split_fold(ll_emit *e, const shl_op *op, uint32_t part, const char *binop, int64_t rows, int kept,
-                       int64_t lanes, int64_t rows_tile) {
+                       int64_t lanes) {
   const shl_type *rt = op->results[0].type;
   const char *et = ll_dtype(rt->dtype);
   int64_t shape2[2] = {rows, lanes};
@@ -471,10 +425,6 @@ static void split_fold(ll_emit *e, const shl_op *op, uint32_t part, const char *
   pr_puts(&e->pr, " : ");
   split_shape(e, &rows, 1, et);
   pr_puts(&e->pr, ") dimensions = [1]");
-  if (rows_tile) {
-    pr_printf(&e->pr, " {shloc.rows = %lld : i64}", (long long)rows_tile);
-    ll_parallel_rows(e, rows_tile);
-  }
   e->pr.indent += 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "(");
