@@ -40,6 +40,8 @@ static const char *split_binop(const shl_op *op) {
   return NULL;
 }
 
+const char *ll_reduce_binop(const shl_op *op) { return split_binop(op); }
+
 /* %vN = tensor.empty + linalg.fill of scalar `x` into shape dims[0..rank). */
 static uint32_t split_filled(ll_emit *e, uint32_t x, const int64_t *dims, int rank, const char *et) {
   uint32_t empty = ll_fresh(e), filled = ll_fresh(e);
