@@ -144,8 +144,33 @@ void ll_generic_outs_open(ll_emit *e, const shl_op *op, const shl_type *rt, cons
 /* Tiles per parallel op: enough for an even share on a few cores. */
 #define LL_PARALLEL_TILES 64
 
+bool ll_threads(const ll_emit *e, int64_t work) { return e->parallel && work >= LL_PARALLEL_MIN; }
+
+/* Tile size of dimension 0 for threads, 0 when the op stays sequential. */
+static int64_t parallel_tile(const ll_emit *e, const int64_t *dims, int rank, int64_t work) {
+  if (!ll_threads(e, work) || rank < 1 || dims[0] < 2) return 0;
+  int64_t tiles = dims[0] < LL_PARALLEL_TILES ? dims[0] : LL_PARALLEL_TILES;
+  return (dims[0] + tiles - 1) / tiles;
+}
+
+/* One schedule step per match clause `key` (ending in " in"). */
+static void sched_step(ll_emit *e, const char *ops, const char *key, int64_t tile) {
+  if (e->sched.buf && strstr(e->sched.buf, key)) return;
+  uint32_t k = e->n_sched++;
+  pr_printf(&e->sched,
+            "\n    %%m%u = transform.structured.match ops{[%s]} %s %%root"
+            " : (!transform.any_op) -> !transform.any_op"
+            "\n    transform.foreach %%m%u : !transform.any_op {"
+            "\n    ^bb0(%%op: !transform.any_op):"
+            "\n      %%t, %%f = transform.structured.tile_using_forall %%op tile_sizes [%lld]"
+            " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)"
+            "\n    }",
+            k, ops, key, k, (long long)tile);
+}
+
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work) {
-  if (!e->parallel || rank < 1 || dims[0] < 2 || work < LL_PARALLEL_MIN) return;
+  int64_t tile = parallel_tile(e, dims, rank, work);
+  if (!tile) return;
   char type[64 * 21 + 32];
   size_t n = (size_t)snprintf(type, sizeof type, "tensor<");
   for (int k = 0; k < rank && n < sizeof type; k++) n += (size_t)snprintf(type + n, sizeof type - n, "%lldx", (long long)dims[k]);
@@ -153,19 +178,16 @@ void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int6
   /* One step per type (fused ops keep their consumer's result type). */
   char key[sizeof type + 32];
   snprintf(key, sizeof key, "filter_result_type = %s in", type);
-  if (e->sched.buf && strstr(e->sched.buf, key)) return;
-  int64_t tiles = dims[0] < LL_PARALLEL_TILES ? dims[0] : LL_PARALLEL_TILES;
-  int64_t tile = (dims[0] + tiles - 1) / tiles;
-  uint32_t k = e->n_sched++;
-  pr_printf(&e->sched,
-            "\n    %%m%u = transform.structured.match ops{[\"linalg.generic\", \"linalg.transpose\"]} %s %%root"
-            " : (!transform.any_op) -> !transform.any_op"
-            "\n    transform.foreach %%m%u : !transform.any_op {"
-            "\n    ^bb0(%%op: !transform.any_op):"
-            "\n      %%t, %%f = transform.structured.tile_using_forall %%op tile_sizes [%lld]"
-            " : (!transform.any_op) -> (!transform.any_op, !transform.any_op)"
-            "\n    }",
-            k, key, k, (long long)tile);
+  sched_step(e, "\"linalg.generic\", \"linalg.transpose\"", key, tile);
+}
+
+int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work) {
+  int64_t tile = parallel_tile(e, dims, rank, work);
+  if (!tile) return 0;
+  char key[64];
+  snprintf(key, sizeof key, "attributes{shloc.tile = %lld : i64} in", (long long)tile);
+  sched_step(e, "\"linalg.generic\"", key, tile);
+  return tile;
 }
 
 void ll_parallel_type(ll_emit *e, const shl_type *t) {
@@ -233,6 +255,22 @@ static void value_list(ll_emit *e, shl_value *const *vs, uint32_t n) {
   }
 }
 
+void ll_operand_list(ll_emit *e, shl_value *const *vs, uint32_t n) {
+  value_list(e, vs, n);
+  pr_puts(&e->pr, " : ");
+  value_types(e, vs, n);
+}
+
+void ll_ins_outs(ll_emit *e, shl_value *const *vs, uint32_t n, uint32_t out, const shl_type *rt) {
+  pr_puts(&e->pr, "ins(");
+  ll_operand_list(e, vs, n);
+  pr_puts(&e->pr, ") outs(");
+  ll_tmp(e, out);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ")");
+}
+
 static void result_types(ll_emit *e, const shl_op *op) {
   for (uint32_t i = 0; i < op->n_results; i++) {
     if (i) pr_puts(&e->pr, ", ");
@@ -258,9 +296,7 @@ static shl_status emit_terminator(ll_emit *e, const shl_op *op, term_kind term) 
   pr_puts(&e->pr, term == TERM_FUNC ? "func.return" : "scf.yield");
   if (op->n_operands) {
     pr_puts(&e->pr, " ");
-    value_list(e, op->operands, op->n_operands);
-    pr_puts(&e->pr, " : ");
-    value_types(e, op->operands, op->n_operands);
+    ll_operand_list(e, op->operands, op->n_operands);
   }
   return NULL;
 }
@@ -503,6 +539,9 @@ static shl_status emit_tuple_op(ll_emit *e, const shl_op *op) {
 }
 
 static shl_status emit_op(ll_emit *e, const shl_op *op) {
+  /* Named already: emitted by a pattern that needed it sooner (sibling
+   * reductions, lower_linalg_split.c); SSA uses never come first. */
+  if (op->n_results && op->results[0].id) return NULL;
   if (!op_is(op, OP_TUPLE) && !op_is(op, OP_GET_TUPLE_ELEMENT)) {
     for (uint32_t i = 0; i < op->n_operands; i++)
       if (!type_ok(op->operands[i]->type)) return ll_refuse(op, "only static tensors are covered");
@@ -641,6 +680,18 @@ shl_status pass_lower_linalg(shloc_module *m, char **out, size_t *out_len) {
   return pass_lower_linalg_with(m, NULL, out, out_len);
 }
 
+/* Values start unnamed (a module lowered before keeps its names in id). */
+static void clear_names(const shl_region *r) {
+  for (uint32_t b = 0; b < r->n_blocks; b++) {
+    const shl_block *bl = r->blocks[b];
+    for (uint32_t i = 0; i < bl->n_args; i++) bl->args[i].id = 0;
+    for (const shl_op *o = bl->first; o; o = o->next) {
+      for (uint32_t i = 0; i < o->n_results; i++) o->results[i].id = 0;
+      for (uint32_t k = 0; k < o->n_regions; k++) clear_names(&o->regions[k]);
+    }
+  }
+}
+
 shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_options *opts, char **out,
                                   size_t *out_len) {
   *out = NULL;
@@ -650,6 +701,7 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
    * what a portable artifact holds); an op whose types no formula covers
    * stays and is called out. */
   if (pass_has_chlo(m)) ST_TRY(pass_legalize_chlo(m, PASS_CHLO_KEEP_UNCOVERED, NULL));
+  clear_names(&m->top->regions[0]);
   ll_emit e = {.top = m->top->regions[0].blocks[0],
                .func_prefix = opts && opts->func_prefix ? opts->func_prefix : "",
                .parallel = opts && opts->schedule};
@@ -700,8 +752,4 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   return NULL;
 }
 
-int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work) {
-  if (!e->parallel || rows < 2 || work < LL_PARALLEL_MIN) return 0;
-  int64_t tiles = rows < LL_PARALLEL_TILES ? rows : LL_PARALLEL_TILES;
-  return (rows + tiles - 1) / tiles;
-}
+int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work) { return parallel_tile(e, &rows, 1, work); }

@@ -102,19 +102,9 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   ll_map(e, n_all, omap, n_par);
   pr_puts(&e->pr, "], ");
   ll_iterators(e, n_all, red);
-  pr_puts(&e->pr, "} ins(");
-  ll_val(e, op->operands[0]);
-  pr_puts(&e->pr, ", ");
-  ll_val(e, op->operands[1]);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, lt);
-  pr_puts(&e->pr, ", ");
-  ll_type(e, rt_);
-  pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, acc);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, at);
-  pr_puts(&e->pr, ") {");
+  pr_puts(&e->pr, "} ");
+  ll_ins_outs(e, op->operands, 2, acc, at);
+  pr_puts(&e->pr, " {");
   pr_newline(&e->pr);
   uint32_t a = ll_fresh(e), b = ll_fresh(e), c = ll_fresh(e);
   pr_puts(&e->pr, "^bb0(");
@@ -255,15 +245,7 @@ shl_status ll_reduce(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.reduce ins(");
-  for (uint32_t k = 0; k < n; k++) {
-    if (k) pr_puts(&e->pr, ", ");
-    ll_val(e, op->operands[k]);
-  }
-  pr_puts(&e->pr, " : ");
-  for (uint32_t k = 0; k < n; k++) {
-    if (k) pr_puts(&e->pr, ", ");
-    ll_type(e, op->operands[k]->type);
-  }
+  ll_operand_list(e, op->operands, n);
   pr_puts(&e->pr, ") outs(");
   for (uint32_t k = 0; k < n; k++) {
     if (k) pr_puts(&e->pr, ", ");
@@ -325,21 +307,9 @@ shl_status ll_map_op(ll_emit *e, const shl_op *op) {
   }
   pr_puts(&e->pr, "], ");
   ll_iterators(e, rt->rank, NULL);
-  pr_puts(&e->pr, "} ins(");
-  for (uint32_t i = 0; i < n; i++) {
-    if (i) pr_puts(&e->pr, ", ");
-    ll_val(e, op->operands[i]);
-  }
-  pr_puts(&e->pr, " : ");
-  for (uint32_t i = 0; i < n; i++) {
-    if (i) pr_puts(&e->pr, ", ");
-    ll_type(e, op->operands[i]->type);
-  }
-  pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") {");
+  pr_puts(&e->pr, "} ");
+  ll_ins_outs(e, op->operands, n, empty, rt);
+  pr_puts(&e->pr, " {");
   pr_newline(&e->pr);
   pr_puts(&e->pr, "^bb0(");
   uint32_t args[LL_MAX_RANK], res = 0;

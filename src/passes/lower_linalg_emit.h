@@ -47,6 +47,10 @@ void ll_memref_type(ll_emit *e, const shl_type *t);
 void ll_map(ll_emit *e, int rank, const int64_t *dims, int n);
 void ll_identity_map(ll_emit *e, int rank);
 void ll_iterators(ll_emit *e, int rank, const bool *reduction);
+/* `%a, %b : T0, T1`: the names, then the types, of n values. */
+void ll_operand_list(ll_emit *e, shl_value *const *vs, uint32_t n);
+/* `ins(%a, ... : T0, ...) outs(%vOUT : RT)`: values vs[0..n) into the temporary out of type rt. */
+void ll_ins_outs(ll_emit *e, shl_value *const *vs, uint32_t n, uint32_t out, const shl_type *rt);
 /* Opens `RESULTS = linalg.generic` over a fresh tensor of type rt (identity
  * map, no inputs) up to its block header `^bb0(%out: et):`; the caller
  * writes the body and closes the op. */
@@ -104,6 +108,13 @@ uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl
  * elements are computed: the compile schedule tiles them into scf.forall
  * over dimension 0 (lower_linalg.c). */
 void ll_parallel(ll_emit *e, const int64_t *dims, int rank, const char *et, int64_t work);
+/* ll_parallel for a linalg.generic with several results (filter_result_type
+ * matches single results only): the tile size to write as its attribute
+ * `shloc.tile = N : i64`, which the schedule step matches; 0: sequential.
+ * Elementwise fusion drops the attribute of an op it fuses a producer into. */
+int64_t ll_parallel_tile(ll_emit *e, const int64_t *dims, int rank, int64_t work);
+/* Whether `work` elements are worth OpenMP threads (see ll_parallel). */
+bool ll_threads(const ll_emit *e, int64_t work);
 /* Rows per thread tile for an op of `rows` rows computing `work` elements
  * (as ll_parallel splits dimension 0); 0: it stays on one thread. */
 int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work);
@@ -128,6 +139,9 @@ shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_gather(ll_emit *e, const shl_op *op);
 /* Row scatters (x.at[idx] with whole rows) -> scf.for (lower_linalg_scatter.c). */
 shl_status ll_scatter_rows(ll_emit *e, const shl_op *op);
+/* `[%at, 0, ...] [1, d1, ...] [1, ...]`: the slice of row %at of t, and its type tensor<1xd1x...>. */
+void ll_row_window(ll_emit *e, uint32_t at, const shl_type *t);
+void ll_row_type(ll_emit *e, const shl_type *t);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
 shl_status ll_reduce(ll_emit *e, const shl_op *op);
 shl_status ll_map_op(ll_emit *e, const shl_op *op);

@@ -422,21 +422,9 @@ shl_status ll_elementwise(ll_emit *e, const shl_op *op) {
   ll_identity_map(e, rank);
   pr_puts(&e->pr, "], ");
   ll_iterators(e, rank, NULL);
-  pr_puts(&e->pr, "} ins(");
-  for (uint32_t i = 0; i < op->n_operands; i++) {
-    if (i) pr_puts(&e->pr, ", ");
-    ll_val(e, op->operands[i]);
-  }
-  pr_puts(&e->pr, " : ");
-  for (uint32_t i = 0; i < op->n_operands; i++) {
-    if (i) pr_puts(&e->pr, ", ");
-    ll_type(e, op->operands[i]->type);
-  }
-  pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") {");
+  pr_puts(&e->pr, "} ");
+  ll_ins_outs(e, op->operands, op->n_operands, empty, rt);
+  pr_puts(&e->pr, " {");
   pr_newline(&e->pr);
   uint32_t args[4];
   pr_puts(&e->pr, "^bb0(");

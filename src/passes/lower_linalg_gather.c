@@ -1,7 +1,8 @@
 /* gather -> linalg.generic over the result: the body reads the start
  * vector from the start indices (tensor.extract), clamps each start to
  * [0, operand dim - slice size] as the spec says, adds the batching and
- * offset coordinates and extracts the operand element. */
+ * offset coordinates and extracts the operand element.  Gathers of whole
+ * rows are row copies instead (below). */
 #include "passes/lower_linalg_emit.h"
 
 #define LL_MAX_RANK 16
@@ -60,6 +61,119 @@ static uint32_t extract(ll_emit *e, const shl_value *t, const uint32_t *idx, int
   return r;
 }
 
+/* ---- whole rows ----
+ *
+ * `x[idx]` (one index per output row into dimension 0, whole rows:
+ * offset_dims = [1, ...], collapsed_slice_dims = start_index_map = [0],
+ * slice_sizes = [1, dims 1...], indices [N] or [N, 1]) copies rows: a loop
+ * over N extracting row clamp(idx[n], 0, dim 0 - 1) and inserting it as
+ * row n, so that each row is one contiguous copy (the element-wise body
+ * reloaded and clamped the index for every element and stayed scalar).
+ * Large gathers are an scf.forall (OpenMP threads), others an scf.for. */
+
+static bool ints_from(const dim_list *l, int64_t first, size_t n) {
+  if (l->n != n) return false;
+  for (size_t i = 0; i < n; i++)
+    if (l->v[i] != first + (int64_t)i) return false;
+  return true;
+}
+
+static bool gather_rows_apply(const shl_op *op, const dim_list *offset, const dim_list *collapsed,
+                              const dim_list *op_batch, const dim_list *start_map, const dim_list *sizes, int64_t ivd) {
+  const shl_type *ot = op->operands[0]->type, *st = op->operands[1]->type, *rt = op->results[0].type;
+  if (ot->rank < 1 || rt->rank != ot->rank || op_batch->n || !ints_from(offset, 1, (size_t)ot->rank - 1) ||
+      !ints_from(collapsed, 0, 1) || !ints_from(start_map, 0, 1) || sizes->v[0] != 1)
+    return false;
+  /* indices [N] (index_vector_dim 1: implicit) or [N, 1] */
+  bool idx_ok = ivd == 1 && (st->rank == 1 || (st->rank == 2 && st->dims[1] == 1));
+  if (!idx_ok || rt->dims[0] != st->dims[0]) return false;
+  for (int k = 1; k < ot->rank; k++)
+    if (sizes->v[k] != ot->dims[k] || rt->dims[k] != ot->dims[k]) return false;
+  return true;
+}
+
+static void gather_rows(ll_emit *e, const shl_op *op) {
+  const shl_type *ot = op->operands[0]->type, *st = op->operands[1]->type, *rt = op->results[0].type;
+  shl_dtype it = st->dtype;
+  bool threads = ll_threads(e, type_num_elements(rt));
+  uint32_t zero = cst_index(e, 0), last = cst_index(e, ot->dims[0] - 1), n = cst_index(e, rt->dims[0]);
+  uint32_t one = threads ? 0 : cst_index(e, 1), init = ll_empty(e, rt), b = ll_fresh(e), acc = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_results(e, op);
+  pr_puts(&e->pr, threads ? "scf.forall (" : "scf.for ");
+  ll_tmp(e, b);
+  pr_puts(&e->pr, threads ? ") in (" : " = ");
+  if (!threads) {
+    ll_tmp(e, zero);
+    pr_puts(&e->pr, " to ");
+  }
+  ll_tmp(e, n);
+  if (!threads) {
+    pr_puts(&e->pr, " step ");
+    ll_tmp(e, one);
+  }
+  pr_puts(&e->pr, threads ? ") shared_outs(" : " iter_args(");
+  ll_tmp(e, acc);
+  pr_puts(&e->pr, " = ");
+  ll_tmp(e, init);
+  pr_puts(&e->pr, ") -> (");
+  ll_type(e, rt);
+  pr_puts(&e->pr, ") {");
+  e->pr.indent += 1;
+  uint32_t sidx[2] = {b, zero};
+  uint32_t s = extract(e, op->operands[1], sidx, st->rank), ix = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, ix);
+  pr_printf(&e->pr, " = arith.%s ", dtype_class(it) == DTC_UINT ? "index_castui" : "index_cast");
+  ll_tmp(e, s);
+  pr_printf(&e->pr, " : %s to index", ll_dtype(it));
+  ix = index_bin(e, "arith.minsi", index_bin(e, "arith.maxsi", ix, zero), last);
+  uint32_t row = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, row);
+  pr_puts(&e->pr, " = tensor.extract_slice ");
+  ll_val(e, op->operands[0]);
+  ll_row_window(e, ix, ot);
+  pr_puts(&e->pr, " : ");
+  ll_type(e, ot);
+  pr_puts(&e->pr, " to ");
+  ll_row_type(e, ot);
+  uint32_t put = 0;
+  pr_newline(&e->pr);
+  if (threads) {
+    pr_puts(&e->pr, "scf.forall.in_parallel {");
+    e->pr.indent += 1;
+    pr_newline(&e->pr);
+    pr_puts(&e->pr, "tensor.parallel_insert_slice ");
+  } else {
+    put = ll_fresh(e);
+    ll_tmp(e, put);
+    pr_puts(&e->pr, " = tensor.insert_slice ");
+  }
+  ll_tmp(e, row);
+  pr_puts(&e->pr, " into ");
+  ll_tmp(e, acc);
+  ll_row_window(e, b, rt);
+  pr_puts(&e->pr, " : ");
+  ll_row_type(e, ot);
+  pr_puts(&e->pr, " into ");
+  ll_type(e, rt);
+  if (threads) {
+    e->pr.indent -= 1;
+    pr_newline(&e->pr);
+    pr_puts(&e->pr, "}");
+  } else {
+    pr_newline(&e->pr);
+    pr_puts(&e->pr, "scf.yield ");
+    ll_tmp(e, put);
+    pr_puts(&e->pr, " : ");
+    ll_type(e, rt);
+  }
+  e->pr.indent -= 1;
+  pr_newline(&e->pr);
+  pr_puts(&e->pr, "}");
+}
+
 shl_status ll_gather(ll_emit *e, const shl_op *op) {
   const shl_type *ot = op->operands[0]->type, *st = op->operands[1]->type, *rt = op->results[0].type;
   const shl_attr *dn = op_attr(op, "dimension_numbers");
@@ -76,6 +190,10 @@ shl_status ll_gather(ll_emit *e, const shl_op *op) {
   shl_dtype it = st->dtype;
   if (!ll_native_dtype(it) && dtype_class(it) != DTC_UINT) return ll_refuse(op, "start index type");
   if (rt->rank > LL_MAX_RANK || st->rank > LL_MAX_RANK || ot->rank > LL_MAX_RANK) return ll_refuse(op, "rank too large");
+  if (gather_rows_apply(op, &offset, &collapsed, &op_batch, &start_map, &sizes, ivd)) {
+    gather_rows(e, op);
+    return NULL;
+  }
   const char *et = ll_dtype(type_storage_dtype(rt));
   ll_generic_outs_open(e, op, rt, et);
   e->pr.indent += 1;

@@ -149,15 +149,9 @@ static shl_status reverse(ll_emit *e, const shl_op *op) {
   ll_identity_map(e, r);
   pr_puts(&e->pr, "], ");
   ll_iterators(e, r, NULL);
-  pr_puts(&e->pr, "} ins(");
-  ll_val(e, op->operands[0]);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, op->operands[0]->type);
-  pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, empty);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ") {");
+  pr_puts(&e->pr, "} ");
+  ll_ins_outs(e, op->operands, 1, empty, rt);
+  pr_puts(&e->pr, " {");
   uint32_t x = ll_fresh(e), o = ll_fresh(e);
   pr_newline(&e->pr);
   pr_puts(&e->pr, "^bb0(");

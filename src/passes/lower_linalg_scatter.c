@@ -9,7 +9,8 @@
  * idx[n] is outside [0, dim 0) (the spec: a window not fully inside the
  * operand is dropped).  The loop carries the operand, which bufferization
  * updates in place when nothing reads it afterwards (the call-out copied
- * it first). */
+ * it first).  Updates broadcast along the update index are read from the
+ * broadcast's operand. */
 #include "passes/lower_linalg_emit.h"
 
 #define LL_MAX_RANK 16
@@ -25,8 +26,7 @@ static bool ints_are(const shl_attr *dn, const char *name, int64_t first, size_t
   return true;
 }
 
-/* `[%a, 0, 0...] [1, d1, ...] [1, ...]` of a slice at row %a. */
-static void row_window(ll_emit *e, uint32_t at, const shl_type *t) {
+void ll_row_window(ll_emit *e, uint32_t at, const shl_type *t) {
   pr_puts(&e->pr, "[");
   ll_tmp(e, at);
   for (int k = 1; k < t->rank; k++) pr_puts(&e->pr, ", 0");
@@ -37,10 +37,32 @@ static void row_window(ll_emit *e, uint32_t at, const shl_type *t) {
   pr_puts(&e->pr, "]");
 }
 
-static void row_type(ll_emit *e, const shl_type *t) {
+void ll_row_type(ll_emit *e, const shl_type *t) {
   pr_puts(&e->pr, "tensor<1");
   for (int k = 1; k < t->rank; k++) pr_printf(&e->pr, "x%lld", (long long)t->dims[k]);
   pr_printf(&e->pr, "x%s>", ll_dtype(t->dtype));
+}
+
+/* Updates that are a broadcast along dimension 0 (every update row the
+ * same, as `x.at[idx].add(1.0)` gives): the broadcast's operand, read by the
+ * row's generic through map[] (per operand dimension: the update dimension,
+ * or -1 for a size-1 dimension that broadcasts), so that the updates are
+ * never materialized.  NULL for other updates. */
+static const shl_value *row_invariant_updates(const shl_value *u, int64_t *map) {
+  const shl_op *d = u->def;
+  int64_t bd[LL_MAX_RANK];
+  size_t n = 0;
+  if (!d || !op_is(d, OP_BROADCAST_IN_DIM)) return NULL;
+  const shl_type *st = d->operands[0]->type;
+  if (!attr_as_ints(op_attr(d, "broadcast_dimensions"), bd, LL_MAX_RANK, &n) || n != (size_t)st->rank ||
+      st->dtype != u->type->dtype)
+    return NULL;
+  for (size_t k = 0; k < n; k++) {
+    if (bd[k] < 0 || bd[k] >= u->type->rank) return NULL;
+    map[k] = st->dims[k] == u->type->dims[bd[k]] ? bd[k] : -1;
+    if (map[k] == 0) return NULL; /* the row depends on the update index */
+  }
+  return d->operands[0];
 }
 
 static uint32_t line_start(ll_emit *e) {
@@ -135,37 +157,48 @@ shl_status ll_scatter_rows(ll_emit *e, const shl_op *op) {
   uint32_t row = line_start(e);
   pr_puts(&e->pr, " = tensor.extract_slice ");
   ll_tmp(e, acc);
-  row_window(e, i, ot);
+  ll_row_window(e, i, ot);
   pr_puts(&e->pr, " : ");
   ll_type(e, ot);
   pr_puts(&e->pr, " to ");
-  row_type(e, ot);
-  uint32_t urow = line_start(e);
-  pr_puts(&e->pr, " = tensor.extract_slice ");
-  ll_val(e, op->operands[2]);
-  row_window(e, n, ut);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, ut);
-  pr_puts(&e->pr, " to ");
-  row_type(e, ut);
+  ll_row_type(e, ot);
+  int64_t umap[LL_MAX_RANK];
+  const shl_value *usrc = row_invariant_updates(op->operands[2], umap);
+  uint32_t urow = 0;
+  if (!usrc) {
+    urow = line_start(e);
+    pr_puts(&e->pr, " = tensor.extract_slice ");
+    ll_val(e, op->operands[2]);
+    ll_row_window(e, n, ut);
+    pr_puts(&e->pr, " : ");
+    ll_type(e, ut);
+    pr_puts(&e->pr, " to ");
+    ll_row_type(e, ut);
+  }
   /* The body over the row, written into the row itself (the update is the
    * input, the current row the output's initial value): in place. */
   uint32_t merged = line_start(e);
   pr_puts(&e->pr, " = linalg.generic {indexing_maps = [");
-  for (int k = 0; k < 2; k++) {
-    if (k) pr_puts(&e->pr, ", ");
-    ll_identity_map(e, ot->rank);
-  }
+  if (usrc) ll_map(e, ot->rank, umap, usrc->type->rank);
+  else ll_identity_map(e, ot->rank);
+  pr_puts(&e->pr, ", ");
+  ll_identity_map(e, ot->rank);
   pr_puts(&e->pr, "], ");
   ll_iterators(e, ot->rank, NULL);
   pr_puts(&e->pr, "} ins(");
-  ll_tmp(e, urow);
-  pr_puts(&e->pr, " : ");
-  row_type(e, ut);
+  if (usrc) {
+    ll_val(e, usrc);
+    pr_puts(&e->pr, " : ");
+    ll_type(e, usrc->type);
+  } else {
+    ll_tmp(e, urow);
+    pr_puts(&e->pr, " : ");
+    ll_row_type(e, ut);
+  }
   pr_puts(&e->pr, ") outs(");
   ll_tmp(e, row);
   pr_puts(&e->pr, " : ");
-  row_type(e, ot);
+  ll_row_type(e, ot);
   pr_puts(&e->pr, ") {");
   pr_newline(&e->pr);
   /* block arguments: update, then current; the body takes (current, update) */
@@ -184,15 +217,15 @@ shl_status ll_scatter_rows(ll_emit *e, const shl_op *op) {
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
-  row_type(e, ot);
+  ll_row_type(e, ot);
   uint32_t put = line_start(e);
   pr_puts(&e->pr, " = tensor.insert_slice ");
   ll_tmp(e, merged);
   pr_puts(&e->pr, " into ");
   ll_tmp(e, acc);
-  row_window(e, i, ot);
+  ll_row_window(e, i, ot);
   pr_puts(&e->pr, " : ");
-  row_type(e, ot);
+  ll_row_type(e, ot);
   pr_puts(&e->pr, " into ");
   ll_type(e, ot);
   pr_newline(&e->pr);

@@ -13,18 +13,6 @@ static shl_status ints_attr(const shl_op *op, const char *name, int64_t *out, si
   return NULL;
 }
 
-static void ins_outs(ll_emit *e, const shl_value *in, uint32_t out, const shl_type *rt) {
-  pr_puts(&e->pr, "ins(");
-  ll_val(e, in);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, in->type);
-  pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, out);
-  pr_puts(&e->pr, " : ");
-  ll_type(e, rt);
-  pr_puts(&e->pr, ")");
-}
-
 static shl_status broadcast_in_dim(ll_emit *e, const shl_op *op) {
   const shl_type *it = op->operands[0]->type, *rt = op->results[0].type;
   int64_t bd[LL_MAX_RANK];
@@ -34,6 +22,7 @@ static shl_status broadcast_in_dim(ll_emit *e, const shl_op *op) {
   for (size_t i = 0; i < n; i++)
     if (it->dims[i] == 1 && rt->dims[bd[i]] != 1) bd[i] = -1; /* a size-1 dimension is broadcast */
   uint32_t empty = ll_empty(e, rt);
+  ll_parallel_type(e, rt); /* one left unfused (a scatter's operand) is a large fill */
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.generic {indexing_maps = [");
@@ -43,7 +32,7 @@ static shl_status broadcast_in_dim(ll_emit *e, const shl_op *op) {
   pr_puts(&e->pr, "], ");
   ll_iterators(e, rt->rank, NULL);
   pr_puts(&e->pr, "} ");
-  ins_outs(e, op->operands[0], empty, rt);
+  ll_ins_outs(e, op->operands, 1, empty, rt);
   uint32_t x = ll_fresh(e), o = ll_fresh(e);
   pr_puts(&e->pr, " {");
   pr_newline(&e->pr);
@@ -74,7 +63,7 @@ static shl_status transpose(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "linalg.transpose ");
-  ins_outs(e, op->operands[0], empty, rt);
+  ll_ins_outs(e, op->operands, 1, empty, rt);
   pr_puts(&e->pr, " permutation = [");
   for (size_t i = 0; i < n; i++) pr_printf(&e->pr, "%s%lld", i ? ", " : "", (long long)perm[i]);
   pr_puts(&e->pr, "]");

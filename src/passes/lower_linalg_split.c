@@ -9,8 +9,9 @@
  * partials into the init value.  The order of the additions changes as in
  * the interpreter's own vectorized folds (lane partial sums, combined at the
  * end; README "Compiling through upstream MLIR"); max/min are exact either
- * way.  The partials start from the operation's identity (-0 for add, so
- * that a sum of -0s stays -0). */
+ * way.  The partials start from the first slice of the row (as if from
+ * the operation's identity: -0 + x = x, max(-inf, x) = x, ...); a 2-D fill
+ * of them became scatter stores (LLVM vectorized its outer loop). */
 #include "ir/attrs.h"
 #include "passes/lower_linalg_emit.h"
 
@@ -40,14 +41,6 @@ static const char *split_binop(const shl_op *op) {
 }
 
 const char *ll_reduce_binop(const shl_op *op) { return split_binop(op); }
-
-/* binop is arith.addf, mulf, maximumf or minimumf. */
-static const char *split_identity(const char *binop, bool f64) {
-  if (binop[6] == 'a') return "-0.000000e+00";
-  if (binop[7] == 'u') return "1.000000e+00";
-  if (binop[7] == 'a') return f64 ? "0xFFF0000000000000" : "0xFF800000";
-  return f64 ? "0x7FF0000000000000" : "0x7F800000";
-}
 
 /* %vN = tensor.empty + linalg.fill of scalar `x` into shape dims[0..rank). */
 static uint32_t split_filled(ll_emit *e, uint32_t x, const int64_t *dims, int rank, const char *et) {
@@ -144,6 +137,8 @@ static void dup_restore(dup_saved *saved, int n) {
 }
 
 static bool split_emit(ll_emit *e, const shl_op *op);
+static void split_fold(ll_emit *e, const shl_op *op, uint32_t part, const char *binop, int64_t rows, int kept,
+                       int64_t lanes);
 
 bool ll_reduce_split(ll_emit *e, const shl_op *op) {
   const shl_value *in = op->operands[0];
@@ -169,27 +164,106 @@ bool ll_reduce_split(ll_emit *e, const shl_op *op) {
   return done || split_emit(e, op);
 }
 
-static bool split_emit(ll_emit *e, const shl_op *op) {
-  if (op->n_results != 1 || op->n_operands != 2) return false;
+/* What a reduce needs to be split: rows x cols (kept x reduced elements),
+ * lanes per row, and its body's binop. */
+typedef struct {
+  const char *binop;
+  int64_t rows, cols, lanes;
+  int kept;
+} split_plan;
+
+static bool split_plan_of(const shl_op *op, split_plan *p) {
+  if (op_id(op) != OP_REDUCE || op->n_results != 1 || op->n_operands != 2) return false;
   const shl_type *in = op->operands[0]->type, *rt = op->results[0].type;
   if (in->dtype != rt->dtype || (in->dtype != DT_F32 && in->dtype != DT_F64)) return false;
-  const char *binop = split_binop(op);
+  p->binop = split_binop(op);
   int64_t dims[LL_MAX_RANK];
   size_t nd;
   const shl_attr *da = op_attr(op, "dimensions");
-  if (!binop || !da || !attr_as_ints(da, dims, LL_MAX_RANK, &nd) || nd == 0) return false;
+  if (!p->binop || !da || !attr_as_ints(da, dims, LL_MAX_RANK, &nd) || nd == 0) return false;
   /* Reduced dimensions must be the trailing ones (any order). */
-  int rank = in->rank, kept = rank - (int)nd;
+  int rank = in->rank;
+  p->kept = rank - (int)nd;
   bool seen[LL_MAX_RANK] = {false};
   for (size_t i = 0; i < nd; i++) {
-    if (dims[i] < kept || dims[i] >= rank || seen[dims[i]]) return false;
+    if (dims[i] < p->kept || dims[i] >= rank || seen[dims[i]]) return false;
     seen[dims[i]] = true;
   }
-  int64_t rows = 1, cols = 1, lanes = in->dtype == DT_F32 ? SPLIT_LANES_F32 : SPLIT_LANES_F64;
-  for (int k = 0; k < kept; k++) rows *= in->dims[k];
-  for (int k = kept; k < rank; k++) cols *= in->dims[k];
-  if (cols % (SPLIT_VECTORS * lanes) == 0 && cols >= 2 * SPLIT_VECTORS * lanes) lanes *= SPLIT_VECTORS;
-  if (cols % lanes || cols < 2 * lanes || rows < 1) return false;
+  p->rows = 1;
+  p->cols = 1;
+  p->lanes = in->dtype == DT_F32 ? SPLIT_LANES_F32 : SPLIT_LANES_F64;
+  for (int k = 0; k < p->kept; k++) p->rows *= in->dims[k];
+  for (int k = p->kept; k < rank; k++) p->cols *= in->dims[k];
+  if (p->cols % (SPLIT_VECTORS * p->lanes) == 0 && p->cols >= 2 * SPLIT_VECTORS * p->lanes) p->lanes *= SPLIT_VECTORS;
+  return p->cols % p->lanes == 0 && p->cols >= 2 * p->lanes && p->rows >= 1;
+}
+
+/* ---- sibling reductions ----
+ *
+ * Reductions of one operand over the same dimensions (sum and maximum of a
+ * row) read it once: their lane partials are the results of one
+ * linalg.generic.  Only for operands that linalg's elementwise fusion
+ * leaves alone (it would fuse a producer into the group and drop the
+ * attribute that schedules it on threads).  Later siblings are emitted with
+ * the first; emit_op skips them (their results are named). */
+
+enum { SPLIT_MAX_GROUP = 4 };
+
+static bool split_unfused_operand(const shl_value *v) {
+  const shl_op *d = v->def;
+  return !d || op_is(d, OP_CONSTANT) || op_is(d, OP_DOT_GENERAL) || op_is(d, OP_REDUCE) || op_is(d, OP_FUNC_CALL) ||
+         op_is(d, OP_CUSTOM_CALL);
+}
+
+/* The init value is available at `at`: defined outside its block, before
+ * it, or a constant (emitted early; returned through *early). */
+static bool split_init_ready(const shl_op *at, const shl_value *init, const shl_op **early) {
+  *early = NULL;
+  const shl_op *d = init->def;
+  if (!d || d->block != at->block) return true;
+  for (const shl_op *o = at->prev; o; o = o->prev)
+    if (o == d) return true;
+  if (!op_is(d, OP_CONSTANT) || d->results[0].id) return d->results[0].id != 0;
+  *early = d;
+  return true;
+}
+
+/* op and its later siblings (same operand, dimensions and lanes). */
+static int split_group(const shl_op *op, const split_plan *p, const shl_op **members, split_plan *plans,
+                       const shl_op **early) {
+  members[0] = op;
+  plans[0] = *p;
+  early[0] = NULL;
+  int n = 1;
+  if (!split_unfused_operand(op->operands[0])) return n;
+  for (const shl_op *o = op->next; o && n < SPLIT_MAX_GROUP; o = o->next) {
+    split_plan q;
+    if (o->n_operands != 2 || o->operands[0] != op->operands[0] || o->results[0].id || !split_plan_of(o, &q) ||
+        q.kept != p->kept || !split_init_ready(op, o->operands[1], &early[n]))
+      continue;
+    members[n] = o;
+    plans[n++] = q;
+  }
+  return n;
+}
+
+static bool split_emit(ll_emit *e, const shl_op *op) {
+  split_plan plan;
+  if (!split_plan_of(op, &plan)) return false;
+  const shl_op *members[SPLIT_MAX_GROUP], *early[SPLIT_MAX_GROUP];
+  split_plan plans[SPLIT_MAX_GROUP];
+  int n = split_group(op, &plan, members, plans, early);
+  for (int m = 1; m < n; m++)
+    if (early[m]) {
+      shl_status st = ll_emit_native(e, early[m]);
+      if (st) { /* constants always have a pattern */
+        shloc_status_free(st);
+        n = m;
+      }
+    }
+  const shl_type *in = op->operands[0]->type;
+  int64_t rows = plan.rows, cols = plan.cols, lanes = plan.lanes;
+  int rank = in->rank;
   const char *et = ll_dtype(in->dtype);
   /* The operand as rows x cols/lanes x lanes. */
   int64_t shape3[3] = {rows, cols / lanes, lanes}, shape2[2] = {rows, lanes};
@@ -214,47 +288,120 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
   pr_printf(&e->pr, " [[0, 1, 2]] output_shape [%lld, %lld, %lld] : tensor<%lldx%s> into ", (long long)rows,
             (long long)(cols / lanes), (long long)lanes, (long long)(rows * cols), et);
   split_shape(e, shape3, 3, et);
-  /* Lane partials. */
-  uint32_t id = ll_cst_float(e, split_identity(binop, in->dtype == DT_F64), in->dtype);
-  uint32_t pinit = split_filled(e, id, shape2, 2, et), part = ll_fresh(e), px = ll_fresh(e), pa = ll_fresh(e),
-           ps = ll_fresh(e);
+  /* Lane partials, one output per member. */
+  uint32_t pinit[SPLIT_MAX_GROUP], part[SPLIT_MAX_GROUP], pa[SPLIT_MAX_GROUP], ps[SPLIT_MAX_GROUP],
+      pv[SPLIT_MAX_GROUP];
+  for (int m = 0; m < n; m++) {
+    pinit[m] = ll_fresh(e);
+    pr_newline(&e->pr);
+    ll_tmp(e, pinit[m]);
+    pr_puts(&e->pr, " = tensor.empty() : ");
+    split_shape(e, shape2, 2, et);
+  }
+  for (int m = 0; m < n; m++) part[m] = ll_fresh(e);
+  uint32_t px = ll_fresh(e);
+  for (int m = 0; m < n; m++) pa[m] = ll_fresh(e);
+  for (int m = 0; m < n; m++) ps[m] = ll_fresh(e);
+  for (int m = 0; m < n; m++) pv[m] = ll_fresh(e);
+  int64_t tile = n > 1 ? ll_parallel_tile(e, shape2, 2, rows * cols) : 0;
   pr_newline(&e->pr);
-  ll_tmp(e, part);
-  pr_puts(&e->pr, " = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, "
-                  "affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = [\"parallel\", \"reduction\", "
-                  "\"parallel\"]} ins(");
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, m ? ", " : "");
+    ll_tmp(e, part[m]);
+  }
+  pr_puts(&e->pr, " = linalg.generic {");
+  if (tile) pr_printf(&e->pr, "shloc.tile = %lld : i64, ", (long long)tile);
+  pr_puts(&e->pr, "indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>");
+  for (int m = 0; m < n; m++) pr_puts(&e->pr, ", affine_map<(d0, d1, d2) -> (d0, d2)>");
+  pr_puts(&e->pr, "], iterator_types = [\"parallel\", \"reduction\", \"parallel\"]} ins(");
   ll_tmp(e, x3);
   pr_puts(&e->pr, " : ");
   split_shape(e, shape3, 3, et);
   pr_puts(&e->pr, ") outs(");
-  ll_tmp(e, pinit);
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, m ? ", " : "");
+    ll_tmp(e, pinit[m]);
+  }
   pr_puts(&e->pr, " : ");
-  split_shape(e, shape2, 2, et);
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, m ? ", " : "");
+    split_shape(e, shape2, 2, et);
+  }
   pr_puts(&e->pr, ") {");
   pr_newline(&e->pr);
   pr_puts(&e->pr, "^bb0(");
   ll_tmp(e, px);
-  pr_printf(&e->pr, ": %s, ", et);
-  ll_tmp(e, pa);
-  pr_printf(&e->pr, ": %s):", et);
+  pr_printf(&e->pr, ": %s", et);
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, pa[m]);
+    pr_printf(&e->pr, ": %s", et);
+  }
+  pr_puts(&e->pr, "):");
   e->pr.indent += 1;
+  /* The first slice of each row starts the partials (they are never filled). */
+  uint32_t i1 = ll_fresh(e), c0 = ll_fresh(e);
   pr_newline(&e->pr);
-  ll_tmp(e, ps);
-  pr_printf(&e->pr, " = %s ", binop);
-  ll_tmp(e, pa);
+  ll_tmp(e, i1);
+  pr_puts(&e->pr, " = linalg.index 1 : index");
+  pr_newline(&e->pr);
+  ll_tmp(e, c0);
+  pr_puts(&e->pr, " = arith.constant 0 : index");
+  uint32_t first = ll_fresh(e);
+  pr_newline(&e->pr);
+  ll_tmp(e, first);
+  pr_puts(&e->pr, " = arith.cmpi eq, ");
+  ll_tmp(e, i1);
   pr_puts(&e->pr, ", ");
-  ll_tmp(e, px);
-  pr_printf(&e->pr, " : %s", et);
+  ll_tmp(e, c0);
+  pr_puts(&e->pr, " : index");
+  for (int m = 0; m < n; m++) {
+    pr_newline(&e->pr);
+    ll_tmp(e, ps[m]);
+    pr_printf(&e->pr, " = %s ", plans[m].binop);
+    ll_tmp(e, pa[m]);
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, px);
+    pr_printf(&e->pr, " : %s", et);
+    pr_newline(&e->pr);
+    ll_tmp(e, pv[m]);
+    pr_puts(&e->pr, " = arith.select ");
+    ll_tmp(e, first);
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, px);
+    pr_puts(&e->pr, ", ");
+    ll_tmp(e, ps[m]);
+    pr_printf(&e->pr, " : %s", et);
+  }
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
-  ll_tmp(e, ps);
-  pr_printf(&e->pr, " : %s", et);
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, m ? ", " : "");
+    ll_tmp(e, pv[m]);
+  }
+  pr_puts(&e->pr, " : ");
+  for (int m = 0; m < n; m++) pr_printf(&e->pr, "%s%s", m ? ", " : "", et);
   e->pr.indent -= 1;
   pr_newline(&e->pr);
   pr_puts(&e->pr, "} -> ");
-  split_shape(e, shape2, 2, et);
-  ll_parallel(e, shape2, 2, et, rows * cols);
-  /* The partials folded into the init value, in lane order. */
+  if (n > 1) pr_puts(&e->pr, "(");
+  for (int m = 0; m < n; m++) {
+    pr_puts(&e->pr, m ? ", " : "");
+    split_shape(e, shape2, 2, et);
+  }
+  if (n > 1) pr_puts(&e->pr, ")");
+  else ll_parallel(e, shape2, 2, et, rows * cols);
+  for (int m = 0; m < n; m++) split_fold(e, members[m], part[m], plans[m].binop, rows, plan.kept, lanes);
+  return true;
+}
+
+/* The partials folded into the init value, in lane order, and reshaped to
+ * the result. */
+static void split_fold(ll_emit *e, const shl_op *op, uint32_t part, const char *binop, int64_t rows, int kept,
+                       int64_t lanes) {
+  const shl_type *rt = op->results[0].type;
+  const char *et = ll_dtype(rt->dtype);
+  int64_t shape2[2] = {rows, lanes};
   uint32_t init = ll_fresh(e);
   pr_newline(&e->pr);
   ll_tmp(e, init);
@@ -303,7 +450,7 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   pr_puts(&e->pr, "}");
   e->pr.indent -= 1;
-  if (kept == 1) return true;
+  if (kept == 1) return;
   /* rows -> the result's shape (rank 0, or several kept dimensions). */
   pr_newline(&e->pr);
   ll_results(e, op);
@@ -321,5 +468,4 @@ static bool split_emit(ll_emit *e, const shl_op *op) {
     pr_printf(&e->pr, "] : tensor<%lldx%s> into ", (long long)rows, et);
   }
   ll_type(e, rt);
-  return true;
 }

@@ -5,10 +5,11 @@
 #     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
 #  1b. tests/data/compile/reduce_split.mlir (split float reductions, tiles on
-#     OpenMP threads), scatter_rows.mlir (native row scatters) and
-#     exp_logistic.mlir (inlined exp/logistic) pass their own checks, and
-#     fail with a wrong expectation; softmax groups (one block, blocks on
-#     threads) equal numpy's softmax in double precision and `shloc run`;
+#     OpenMP threads), scatter_rows.mlir (native row scatters, broadcast
+#     updates, row gathers) and exp_logistic.mlir (inlined exp/logistic)
+#     pass their own checks, and fail with a wrong expectation; softmax
+#     groups (one block, blocks on threads) equal numpy's softmax in double
+#     precision and `shloc run`;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
 #     tests/data/compile/checks.mlir passes;
@@ -196,19 +197,25 @@ for i, (x, scale) in enumerate(zip(xs, (1 / 8, 2.0, 1.0))):
 print("ok: softmax groups (max error %.2g)" % err)
 PY
 
-# 1b. Split float reductions (NaN, -0, f64, several/all dimensions) and
-# large ops tiled for OpenMP threads (two of them even on one core).
+# 1b. Split float reductions (NaN, -0, f64, several/all dimensions, sibling
+# reductions in one pass) and large ops tiled for OpenMP threads (two of
+# them even on one core).
 "$SHLOC" compile "$DATA/reduce_split.mlir" -o "$tmp/rs" --keep "$tmp/rs_keep" $LINK || fail "compiling reduce_split.mlir"
 n=$(grep -c "transform.structured.tile_using_forall" "$tmp/rs_keep/schedule.mlir")
 [ "$n" = 2 ] || fail "reduce_split: expected 2 tiling steps in the schedule, got $n"
 grep -q "__kmpc_fork_call" "$tmp/rs_keep/module.ll" || fail "reduce_split: no OpenMP loop in the LLVM IR"
+grep -q "attributes{shloc.tile = " "$tmp/rs_keep/schedule.mlir" || fail "reduce_split: the sibling reductions are not scheduled"
+grep -Eq "^ *%v[0-9]+, %v[0-9]+, %v[0-9]+ = linalg.generic" "$tmp/rs_keep/lowered.mlir" || fail "reduce_split: sum, max and min not one generic"
 OMP_NUM_THREADS=2 "$tmp/rs" --quiet || fail "reduce_split.mlir: a check failed"
 sed 's/dense<2016.0>/dense<2017.0>/' "$DATA/reduce_split.mlir" >"$tmp/rs_bad.mlir"
 "$SHLOC" compile "$tmp/rs_bad.mlir" -o "$tmp/rs_bad" $LINK || fail "compiling rs_bad.mlir"
 "$tmp/rs_bad" --quiet 2>/dev/null && fail "reduce_split: a wrong full sum passed"
 echo "ok: split reductions and threaded tiles"
 "$SHLOC" compile "$DATA/scatter_rows.mlir" -o "$tmp/sr" --keep "$tmp/sr_keep" $LINK || fail "compiling scatter_rows.mlir"
-grep -q "shloc_rt_op" "$tmp/sr_keep/lowered.mlir" && fail "scatter_rows: a scatter was called out"
+grep -q "shloc_rt_op" "$tmp/sr_keep/lowered.mlir" && fail "scatter_rows: a scatter or gather was called out"
+grep -q "scf.forall" "$tmp/sr_keep/lowered.mlir" || fail "scatter_rows: the large row gather is not on threads"
+grep -Eq "ins\(%v[0-9]+ : tensor<f32>\) outs\(%v[0-9]+ : tensor<1x3xf32>\)" "$tmp/sr_keep/lowered.mlir" ||
+  fail "scatter_rows: broadcast updates were not read from the broadcast's operand"
 "$tmp/sr" --quiet || fail "scatter_rows.mlir: a check failed"
 sed 's/\[5.0, 7.0, 9.0\]/[4.0, 7.0, 9.0]/' "$DATA/scatter_rows.mlir" >"$tmp/sr_bad.mlir"
 "$SHLOC" compile "$tmp/sr_bad.mlir" -o "$tmp/sr_bad" $LINK || fail "compiling sr_bad.mlir"
