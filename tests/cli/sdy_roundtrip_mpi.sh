@@ -2,7 +2,8 @@
 # Shardy's round-trip export form under mpirun -n 2 and 4 (one device per
 # rank): the psum shard_map in both attribute placements equals the
 # one-device computation, the hand-computed values and the thread run;
-# per-device inputs by the argument's xla.sdy.sharding string.
+# per-device inputs by the argument's xla.sdy.sharding string; x64 values
+# as tuples of 32-bit halves, both mesh spellings.
 SHLOC=$1
 . "$(dirname "$0")/mpi_common.inc"
 tmp=$(mktemp -d)
@@ -38,4 +39,19 @@ mk "$tmp/t.dev3.npy" 'dense<[7.0, 8.0]> : tensor<2xf32>'
 shmap_rt 4 call > "$tmp/rt4.mlir"
 timeout 60 mpirun -n 4 --oversubscribe "$SHLOC" run --mpi "$tmp/rt4.mlir" --input-per-device --input "$tmp/t.npy" -o "$tmp/r.npy" || fail "per-device inputs"
 for d in 0 1 2 3; do cmp -s "$tmp/r.dev$d.npy" "$tmp/y1.npy" || fail "per-device output $d"; done
-echo "sdy round-trip form under MPI: 2 and 4 ranks, both forms: ok"
+# x64 values as tuples of 32-bit halves, both mesh spellings: as on one device.
+mk "$tmp/x64.npy" 'dense<[8589934589, 17179869182, 25769803775, 34359738368, 42949672961, 51539607554, 60129542147, 68719476740]> : tensor<8xi64>'
+mk "$tmp/y32.npy" 'dense<[-4, -3, -2, -1, 0, 1, 2, 3]> : tensor<8xi32>'
+for case in "2 dense<[-34359738356, 8, 68719476744, 171798691852]>" "4 dense<[34359738388, 171798691860]>"; do
+  n=${case%% *}
+  want=${case#* }
+  single_x64 "$n" > "$tmp/s64.mlir"
+  "$SHLOC" run "$tmp/s64.mlir" --input "$tmp/x64.npy" --input "$tmp/y32.npy" > "$tmp/single.out" 2>&1 || { cat "$tmp/single.out"; fail "x64 single-device $n"; }
+  for mesh in new old; do
+    shmap_rt_x64 "$n" $mesh > "$tmp/x64.mlir"
+    timeout 60 mpirun -n "$n" --oversubscribe "$SHLOC" run --mpi "$tmp/x64.mlir" --input "$tmp/x64.npy" --input "$tmp/y32.npy" > "$tmp/multi.out" 2>&1 || { cat "$tmp/multi.out"; fail "x64 $mesh mesh on $n ranks"; }
+    cmp -s "$tmp/multi.out" "$tmp/single.out" || { cat "$tmp/multi.out" "$tmp/single.out"; fail "x64 $mesh mesh on $n ranks differs from one device"; }
+    grep -qF "$want" "$tmp/multi.out" || { cat "$tmp/multi.out"; fail "x64 $mesh mesh on $n ranks: expected $want"; }
+  done
+done
+echo "sdy round-trip form under MPI: 2 and 4 ranks, both forms, x64 tuples: ok"

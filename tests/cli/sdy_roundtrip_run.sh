@@ -5,7 +5,8 @@
 # computation and the hand-computed values, with the manual axes and
 # shardings on the custom calls or (older form) on the call; per-device
 # inputs assembled by the argument's xla.sdy.sharding string; bad strings
-# give errors with their location.
+# give errors with their location; x64 values as tuples of 32-bit halves
+# through the custom calls, with the mesh in both spellings.
 SHLOC=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -68,4 +69,32 @@ bad missing 's/xla.sdy.in_shardings = "[^"]*", //' "$tmp/missing.mlir:3:5: error
 sed 's/xla.sdy.sharding = "#sdy.sharding<@mesh, \[{\\22x\\22}\]>"/xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\22x\\22}>"/' "$tmp/rt4.mlir" > "$tmp/argstr.mlir"
 if "$SHLOC" run "$tmp/argstr.mlir" --input-per-device --input "$tmp/t.npy" > "$tmp/out" 2>&1; then fail "argstr accepted"; fi
 grep -qF "argstr.mlir:2:3: error: the sharding of argument #0: 'func.func' frontend attribute xla.sdy.sharding, at character 28 of its string: mismatched '>' (expected ']')" "$tmp/out" || { cat "$tmp/out"; fail "argstr message"; }
-echo "sdy round-trip form: 2 and 4 devices, both forms, errors: ok"
+# x64 values as tuples of two 32-bit halves (X64SplitLow / X64SplitHigh,
+# X64Combine) through the round-trip custom calls, the mesh in the current
+# and the older bracket-less spelling, the attributes on the custom calls or
+# on the call: equal to the one-device program and to x * y summed over the
+# tiles by hand.
+mk "$tmp/x64.npy" 'dense<[8589934589, 17179869182, 25769803775, 34359738368, 42949672961, 51539607554, 60129542147, 68719476740]> : tensor<8xi64>'
+mk "$tmp/y32.npy" 'dense<[-4, -3, -2, -1, 0, 1, 2, 3]> : tensor<8xi32>'
+for case in "2 dense<[-34359738356, 8, 68719476744, 171798691852]>" "4 dense<[34359738388, 171798691860]>"; do
+  n=${case%% *}
+  want=${case#* }
+  single_x64 "$n" > "$tmp/s64.mlir"
+  "$SHLOC" run "$tmp/s64.mlir" --input "$tmp/x64.npy" --input "$tmp/y32.npy" > "$tmp/single.out" 2>&1 || { cat "$tmp/single.out"; fail "x64 single-device $n"; }
+  for mesh in "new cc" "old cc" "old call"; do
+    shmap_rt_x64 "$n" $mesh > "$tmp/x64.mlir"
+    "$SHLOC" run "$tmp/x64.mlir" --input "$tmp/x64.npy" --input "$tmp/y32.npy" > "$tmp/multi.out" 2>&1 || { cat "$tmp/multi.out"; fail "x64 $mesh on $n devices"; }
+    cmp -s "$tmp/multi.out" "$tmp/single.out" || { cat "$tmp/multi.out" "$tmp/single.out"; fail "x64 $mesh on $n devices differs from one device"; }
+    grep -qF "$want" "$tmp/multi.out" || { cat "$tmp/multi.out"; fail "x64 $mesh on $n devices: expected $want"; }
+  done
+done
+# Shardings count the tuples' leaves; the halves' types are checked.
+shmap_rt_x64 4 new cc > "$tmp/x64.mlir"
+sed 's/xla.sdy.in_shardings = "#sdy.sharding_per_value<\[<@mesh, \[{\\22x\\22}\]>, /xla.sdy.in_shardings = "#sdy.sharding_per_value<[/' "$tmp/x64.mlir" > "$tmp/leaves.mlir"
+cmp -s "$tmp/leaves.mlir" "$tmp/x64.mlir" && fail "leaves: the edit changed nothing"
+if "$SHLOC" run "$tmp/leaves.mlir" --input "$tmp/x64.npy" --input "$tmp/y32.npy" > "$tmp/out" 2>&1; then fail "leaves accepted"; fi
+grep -qF "leaves.mlir:6:5: error: 'stablehlo.custom_call' has 3 operand values, 3 result values and 2 shardings in xla.sdy.in_shardings" "$tmp/out" || { cat "$tmp/out"; fail "leaves message"; }
+printf 'func.func @main() -> tensor<2xui32> {\n  %%x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n  %%lo = stablehlo.custom_call @X64SplitLow(%%x) : (tensor<2xi32>) -> tensor<2xui32>\n  return %%lo : tensor<2xui32>\n}\n' > "$tmp/half.mlir"
+if "$SHLOC" run "$tmp/half.mlir" > "$tmp/out" 2>&1; then fail "half type accepted"; fi
+grep -qF "half.mlir:3:3: error: 'stablehlo.custom_call' target 'X64SplitLow' takes one tensor of i64, ui64 or f64 and returns its half" "$tmp/out" || { cat "$tmp/out"; fail "half message"; }
+echo "sdy round-trip form: 2 and 4 devices, both forms, x64 tuples, errors: ok"

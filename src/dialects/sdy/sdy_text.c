@@ -210,49 +210,74 @@ static shl_status dim_sharding(shl_parser *p, sdy_dim_sharding *d) {
   return NULL;
 }
 
-/* <["a"=2, "b"=4], device_ids=[...]> */
-static shl_status mesh_body(shl_parser *p, sdy_mesh **out) {
-  sdy_mesh *m = ARENA_NEW(p->a, sdy_mesh);
-  if (!m) return st_oom();
-  m->kind = SDY_MESH;
-  ST_TRY(p_expect(p, '<'));
-  ST_TRY(p_expect(p, '['));
+/* "a"=2, "b"=4 up to (not including) `close`, or up to a `device_ids`
+ * after a comma (the bracket-less spelling). */
+static shl_status mesh_axes(shl_parser *p, sdy_mesh *m, char close) {
   sdy_mesh_axis *axes = NULL;
   uint32_t cap = 0;
-  if (!p_punct(p, ']')) {
+  if (p_tok(p)->kind == TK_STRING)
     for (;;) {
       ST_TRY(grow(p, (void **)&axes, m->n_axes, &cap, sizeof *axes));
       sdy_mesh_axis *ax = &axes[m->n_axes++];
       ST_TRY(p_string(p, &ax->name));
       ST_TRY(p_expect(p, '='));
       ST_TRY(p_int(p, &ax->size));
+      if (!p_punct(p, ',') || (close == '>' && tok_kw(p_tok(p), "device_ids"))) break;
+    }
+  m->axes = axes;
+  return close == ']' ? p_expect(p, ']') : NULL;
+}
+
+/* device_ids=[0, 1, ...] */
+static shl_status mesh_device_ids(shl_parser *p, sdy_mesh *m) {
+  int64_t *ids = NULL;
+  uint32_t cap = 0;
+  ST_TRY(p_expect_kw(p, "device_ids"));
+  ST_TRY(p_expect(p, '='));
+  ST_TRY(p_expect(p, '['));
+  if (!p_punct(p, ']')) {
+    for (;;) {
+      ST_TRY(grow(p, (void **)&ids, m->n_device_ids, &cap, sizeof *ids));
+      ST_TRY(p_int(p, &ids[m->n_device_ids++]));
       if (p_punct(p, ',')) continue;
       ST_TRY(p_expect(p, ']'));
       break;
     }
   }
-  m->axes = axes;
-  int64_t *ids = NULL;
-  if (p_punct(p, ',')) {
-    ST_TRY(p_expect_kw(p, "device_ids"));
-    ST_TRY(p_expect(p, '='));
-    ST_TRY(p_expect(p, '['));
-    cap = 0;
-    if (!p_punct(p, ']')) {
-      for (;;) {
-        ST_TRY(grow(p, (void **)&ids, m->n_device_ids, &cap, sizeof *ids));
-        ST_TRY(p_int(p, &ids[m->n_device_ids++]));
-        if (p_punct(p, ',')) continue;
-        ST_TRY(p_expect(p, ']'));
-        break;
-      }
-    }
-  }
-  ST_TRY(p_expect(p, '>'));
   m->device_ids = ids;
+  return NULL;
+}
+
+/* <["a"=2, "b"=4], device_ids=[...]>, and the spellings of older Shardy
+ * versions: <"a"=2, "b"=4> (no brackets), <> (empty), <device_id=3> and
+ * <device_ids=[3]> (a maximal mesh: no axes, one device). */
+static shl_status mesh_body(shl_parser *p, sdy_mesh **out) {
+  sdy_mesh *m = ARENA_NEW(p->a, sdy_mesh);
+  if (!m) return st_oom();
+  m->kind = SDY_MESH;
+  ST_TRY(p_expect(p, '<'));
+  bool ids = false;
+  if (p_punct(p, '[')) {
+    ST_TRY(mesh_axes(p, m, ']'));
+    ids = p_punct(p, ',');
+  } else if (p_tok(p)->kind == TK_STRING) {
+    ST_TRY(mesh_axes(p, m, '>'));
+    ids = tok_kw(p_tok(p), "device_ids");
+  } else if (p_kw(p, "device_id")) {
+    int64_t *id = ARENA_NEW(p->a, int64_t);
+    if (!id) return st_oom();
+    ST_TRY(p_expect(p, '='));
+    ST_TRY(p_int(p, id));
+    m->device_ids = id;
+    m->n_device_ids = 1;
+  } else {
+    ids = tok_kw(p_tok(p), "device_ids");
+  }
+  if (ids) ST_TRY(mesh_device_ids(p, m));
+  ST_TRY(p_expect(p, '>'));
   /* Shardy's builder drops device ids equal to iota(product of the axis sizes). */
   bool iota = m->n_axes > 0 && (int64_t)m->n_device_ids == sdy_mesh_devices(m);
-  for (uint32_t i = 0; iota && i < m->n_device_ids; i++) iota = ids[i] == (int64_t)i;
+  for (uint32_t i = 0; iota && i < m->n_device_ids; i++) iota = m->device_ids[i] == (int64_t)i;
   if (iota) m->n_device_ids = 0;
   *out = m;
   return NULL;

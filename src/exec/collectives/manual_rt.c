@@ -4,7 +4,9 @@
  * custom_call @xla.sdy.LocalToGlobalShape rebuilds the global values (the
  * exit of manual.c).  The manual axes and shardings are string frontend
  * attributes (dialects/sdy/sdy_roundtrip.h) on the custom call itself, or,
- * in the older form, on the call between the two. */
+ * in the older form, on the call between the two.  Operands and results
+ * may be tuples (XLA carries x64 values as tuples of two 32-bit halves):
+ * the shardings then name their leaves in order, as the kernel's buffers. */
 #include "dialects/sdy/sdy_roundtrip.h"
 #include "device.h"
 #include "manual.h"
@@ -14,17 +16,25 @@ typedef struct {
   bool to_local;
 } rt_params;
 
+/* Whether v is op's first result, or an element of it taken by
+ * get_tuple_element (tuple values: x64 halves). */
+static bool from_result(const shl_value *v, const shl_op *op) {
+  while (v->def && op_id(v->def) == OP_GET_TUPLE_ELEMENT && v->def != op) v = v->def->operands[0];
+  return v == &op->results[0];
+}
+
 /* The func.call of the body next to op: the one that uses op's first
- * result (entering) or makes its first operand (leaving). */
+ * result (entering) or makes its first operand (leaving), through tuples. */
 static const shl_op *body_call(const shl_op *op, bool to_local) {
   if (!to_local) {
     const shl_op *d = op->n_operands ? op->operands[0]->def : NULL;
+    while (d && op_id(d) == OP_TUPLE && d->n_operands) d = d->operands[0]->def;
     return d && op_id(d) == OP_FUNC_CALL ? d : NULL;
   }
   for (const shl_op *o = op->next; op->n_results && o; o = o->next)
     if (op_id(o) == OP_FUNC_CALL)
       for (uint32_t i = 0; i < o->n_operands; i++)
-        if (o->operands[i] == &op->results[0]) return o;
+        if (from_result(o->operands[i], op)) return o;
   return NULL;
 }
 
@@ -56,9 +66,13 @@ shl_status coll_sdy_rt_prepare(plan_ctx *pc, const shl_op *op, bool to_local, vo
   if (!rp) return st_oom();
   const sdy_sharding_per_value *v = sdy_attr_per_value(pv);
   *rp = (rt_params){{NULL, sdy_attr_manual_axes(ma), to_local ? v : NULL, to_local ? NULL : v}, to_local};
-  if (v->n != op->n_operands || op->n_results != op->n_operands)
-    return op_error(op, SHLOC_ERR_VERIFY, "has %u operands, %u results and %u shardings in %s", op->n_operands,
-                    op->n_results, v->n, side);
+  /* Tuple operands and results count by their leaves (the kernel's buffers). */
+  uint32_t na = 0, nr = 0;
+  for (uint32_t i = 0; i < op->n_operands; i++) na += plan_leaf_count(op->operands[i]->type);
+  for (uint32_t i = 0; i < op->n_results; i++) nr += plan_leaf_count(op->results[i].type);
+  if (v->n != na || nr != na)
+    return op_error(op, SHLOC_ERR_VERIFY, "has %u operand values, %u result values and %u shardings in %s", na, nr,
+                    v->n, side);
   if (v->n) ST_TRY(sdy_rt_sharding_mesh(m, at, side, v->v[0], &rp->ms.mesh));
   for (uint32_t i = 0; rp->ms.mesh && i < rp->ms.axes->n; i++)
     if (sdy_mesh_axis_size(rp->ms.mesh, rp->ms.axes->names[i]) < 0)

@@ -13,6 +13,7 @@
 #include "ffi_call.h"
 #include "targets/jax/annotations.h"
 #include "targets/jax/dynamic_targets.h"
+#include "targets/jax/x64_split.h"
 
 typedef enum { CC_EXPECT_EQ, CC_EXPECT_ALMOST_EQ, CC_EXPECT_CLOSE, CC_EQ, CC_JAX, CC_DYNAMIC, CC_REGISTRY } builtin_target;
 
@@ -119,6 +120,11 @@ static shl_status cc_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, sh
         case JAXT_SPMD_SHAPE: return coll_spmd_shape(ec, po, in[0], out[0]); /* equal types: aliased by the planner */
         case JAXT_SDY_TO_LOCAL:
         case JAXT_SDY_TO_GLOBAL: return coll_sdy_rt_run(ec, po, cp->call, in, out); /* likewise */
+        case JAXT_X64_SPLIT_LOW:
+        case JAXT_X64_SPLIT_HIGH:
+          jax_x64_split(in[0]->dtype, in[0]->data, in[0]->n, cp->jax == JAXT_X64_SPLIT_HIGH, out[0]->data);
+          return NULL;
+        case JAXT_X64_COMBINE: jax_x64_combine(out[0]->dtype, in[0]->data, in[1]->data, out[0]->n, out[0]->data); return NULL;
         case JAXT_IDENTITY: /* aliased by the planner: prepare rejected the others */
         case JAXT_SINK: return NULL;
       }

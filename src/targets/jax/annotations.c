@@ -4,6 +4,8 @@
 #include "annotations.h"
 
 #include <stdio.h>
+
+#include "x64_split.h"
 #include <stdlib.h>
 
 static const struct {
@@ -23,6 +25,9 @@ static const struct {
     {"dce_sink", JAXT_SINK},
     {"shape_assertion", JAXT_SHAPE_ASSERTION},
     {"AllocateBuffer", JAXT_ALLOCATE_BUFFER},
+    {"X64SplitLow", JAXT_X64_SPLIT_LOW},
+    {"X64SplitHigh", JAXT_X64_SPLIT_HIGH},
+    {"X64Combine", JAXT_X64_COMBINE},
 };
 
 /* StableHLO's bound on shape_assertion's message inputs. */
@@ -43,6 +48,18 @@ bool jax_target_forwards(const shl_op *op, jax_target_kind kind) {
     return false;
   for (uint32_t i = 0; i < op->n_results; i++)
     if (!type_eq(op->operands[i]->type, op->results[i].type)) return false;
+  return true;
+}
+
+/* Appends the leaves of t (itself unless a tuple) to out[*n..cap); false when they do not fit. */
+static bool type_leaves(const shl_type *t, const shl_type **out, uint32_t cap, uint32_t *n) {
+  if (t->kind != TY_TUPLE) {
+    if (*n >= cap) return false;
+    out[(*n)++] = t;
+    return true;
+  }
+  for (uint32_t i = 0; i < t->n_in; i++)
+    if (!type_leaves(t->in[i], out, cap, n)) return false;
   return true;
 }
 
@@ -91,20 +108,30 @@ shl_status jax_target_check(const shl_op *op, shl_str name, jax_target_kind kind
       return NULL;
     }
     case JAXT_SDY_TO_LOCAL:
-    case JAXT_SDY_TO_GLOBAL:
-      if (op->n_results != op->n_operands)
-        return op_error(op, SHLOC_ERR_VERIFY, "target '%.*s' has %u results for %u operands", (int)name.n, name.p,
-                        op->n_results, op->n_operands);
-      for (uint32_t i = 0; i < op->n_results; i++) {
-        const shl_type *a = op->operands[i]->type, *r = op->results[i].type;
-        if (type_eq(a, r)) continue;
-        if (a->kind != TY_TENSOR || r->kind != TY_TENSOR || a->rank != r->rank ||
-            type_storage_dtype(a) != type_storage_dtype(r))
+    case JAXT_SDY_TO_GLOBAL: {
+      /* Tuples (x64 values split in two halves) pass as their leaves. */
+      const shl_type *a[64], *r[64];
+      uint32_t na = 0, nr = 0;
+      bool fit = true;
+      for (uint32_t i = 0; fit && i < op->n_operands; i++) fit = type_leaves(op->operands[i]->type, a, 64, &na);
+      for (uint32_t i = 0; fit && i < op->n_results; i++) fit = type_leaves(op->results[i].type, r, 64, &nr);
+      if (!fit) return op_error(op, SHLOC_ERR_UNSUPPORTED, "target '%.*s' has more than 64 values", (int)name.n, name.p);
+      if (na != nr)
+        return op_error(op, SHLOC_ERR_VERIFY, "target '%.*s' has %u result values for %u operand values", (int)name.n,
+                        name.p, nr, na);
+      for (uint32_t i = 0; i < nr; i++) {
+        if (type_eq(a[i], r[i])) continue;
+        if (a[i]->kind != TY_TENSOR || r[i]->kind != TY_TENSOR || a[i]->rank != r[i]->rank ||
+            type_storage_dtype(a[i]) != type_storage_dtype(r[i]))
           return op_error(op, SHLOC_ERR_VERIFY,
                           "target '%.*s': value #%u keeps its element type and rank (only its shape changes)",
                           (int)name.n, name.p, i);
       }
       return NULL;
+    }
+    case JAXT_X64_SPLIT_LOW:
+    case JAXT_X64_SPLIT_HIGH:
+    case JAXT_X64_COMBINE: return jax_x64_check(op, name, kind == JAXT_X64_COMBINE);
     case JAXT_SINK:
       if (op->n_results) return op_error(op, SHLOC_ERR_VERIFY, "target 'dce_sink' has no results");
       return NULL;

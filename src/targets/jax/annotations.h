@@ -17,7 +17,11 @@ typedef enum {
                            device's tile of a global value, or the global value from the devices' tiles */
   JAXT_SDY_TO_LOCAL,    /* xla.sdy.GlobalToLocalShape and */
   JAXT_SDY_TO_GLOBAL,   /* xla.sdy.LocalToGlobalShape (Shardy's round-trip form of a manual computation): identities
-                           when the types agree; else as SPMD_SHAPE, for each value (exec/collectives/manual_rt.c) */
+                           when the types agree; else as SPMD_SHAPE, for each value (exec/collectives/manual_rt.c);
+                           operands and results may be tuples (their leaves are the values) */
+  JAXT_X64_SPLIT_LOW,   /* X64SplitLow, X64SplitHigh, X64Combine: a 64-bit value as two 32-bit halves (x64_split.h) */
+  JAXT_X64_SPLIT_HIGH,
+  JAXT_X64_COMBINE,
 } jax_target_kind;
 
 /* The built-in target called `name`; false for any other name. */
