@@ -126,6 +126,8 @@ shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_gather(ll_emit *e, const shl_op *op);
+/* bitcast_convert between element widths (lower_linalg_bitcast.c). */
+shl_status ll_bitcast_widths(ll_emit *e, const shl_op *op);
 /* Row scatters (x.at[idx] with whole rows) -> scf.for (lower_linalg_scatter.c). */
 shl_status ll_scatter_rows(ll_emit *e, const shl_op *op);
 shl_status ll_dot_general(ll_emit *e, const shl_op *op);
