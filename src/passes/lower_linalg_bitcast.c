@@ -22,13 +22,7 @@ static bool whole_bytes(shl_dtype dt) {
 static uint32_t bits_of(ll_emit *e, uint32_t x, shl_dtype dt, bool back) {
   shl_dtype it = int_of(dtype_bits(dt));
   if (!dtype_is_float(dt) || !ll_native_dtype(dt)) return x; /* stored as iN already */
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_puts(&e->pr, " = arith.bitcast ");
-  ll_tmp(e, x);
-  pr_printf(&e->pr, " : %s to %s", back ? ll_dtype(it) : ll_dtype(dt), back ? ll_dtype(dt) : ll_dtype(it));
-  return r;
+  return back ? ll_cast(e, "arith.bitcast", x, it, dt) : ll_cast(e, "arith.bitcast", x, dt, it);
 }
 
 /* %r = arith.index_cast (linalg.index dim) : index to T */

@@ -99,6 +99,8 @@ uint32_t ll_unary(ll_emit *e, const char *opname, uint32_t a, shl_dtype dt);
 uint32_t ll_cmp(ll_emit *e, const char *kind, const char *pred, uint32_t a, uint32_t b, shl_dtype dt);
 uint32_t ll_sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, shl_dtype dt);
 uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl_dtype to);
+/* math.fma a, b, c : dt (lower_linalg_libm.c) */
+uint32_t ll_fma(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype dt);
 /* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
  * elementwise fusion) as worth splitting across threads when `work`
  * elements are computed: the compile schedule tiles them into scf.forall
