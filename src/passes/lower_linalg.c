@@ -498,6 +498,7 @@ static shl_status emit_native(ll_emit *e, const shl_op *op) {
   ST_TRY(ll_check_types(op));
   if (op_is(op, OP_CONSTANT)) return emit_constant(e, op);
   if (ll_is_elementwise(op)) return ll_elementwise(e, op);
+  if (op_is(op, OP_BITCAST_CONVERT)) return ll_bitcast_widths(e, op);
   if (op_is(op, OP_DOT_GENERAL)) return ll_dot_general(e, op);
   if (op_is(op, OP_REDUCE)) return ll_reduce(e, op);
   if (op_is(op, OP_MAP)) return ll_map_op(e, op);

@@ -26,8 +26,7 @@ static const char *sig(int f) { return fsigs[f] ? fsigs[f] : "(complex<f64>) -> 
 
 static shl_dtype part_of(shl_dtype c) { return c == DT_C64 ? DT_F32 : DT_F64; }
 
-static uint32_t un_p(ll_emit *e, const char *opname, uint32_t a, shl_dtype p);
-static uint32_t un(ll_emit *e, const char *opname, uint32_t a) { return un_p(e, opname, a, DT_F64); }
+static uint32_t un(ll_emit *e, const char *opname, uint32_t a) { return ll_unary(e, opname, a, DT_F64); }
 
 static uint32_t part(ll_emit *e, const char *which, uint32_t z, const char *ct) {
   uint32_t r = ll_fresh(e);
@@ -64,33 +63,7 @@ static uint32_t store(ll_emit *e, cx v, shl_dtype c) {
   return create(e, ll_convert(e, v.re, DT_F64, p), ll_convert(e, v.im, DT_F64, p), ll_dtype(c));
 }
 
-static uint32_t sel_t(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, const char *t) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_puts(&e->pr, " = arith.select ");
-  ll_tmp(e, c);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, a);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, b);
-  pr_printf(&e->pr, " : %s", t);
-  return r;
-}
-
-static uint32_t sel64(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) { return sel_t(e, c, a, b, "f64"); }
-
-static uint32_t cmpf(ll_emit *e, const char *pred, uint32_t a, uint32_t b, shl_dtype dt) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_printf(&e->pr, " = arith.cmpf %s, ", pred);
-  ll_tmp(e, a);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, b);
-  pr_printf(&e->pr, " : %s", ll_dtype(dt));
-  return r;
-}
+static uint32_t sel64(ll_emit *e, uint32_t c, uint32_t a, uint32_t b) { return ll_sel(e, c, a, b, DT_F64); }
 
 /* %r = func.call @f(args) : sig */
 static uint32_t call(ll_emit *e, int f, const uint32_t *args, int n) {
@@ -143,8 +116,8 @@ static cx cexpm1(ll_emit *e, cx z) {
  * else clog(1 + z) (ew_unary.c clog1p_). */
 static cx clog1p(ll_emit *e, cx z) {
   uint32_t half = f64c(e, "0.5"), one = f64c(e, "1.0");
-  uint32_t near = ll_bin(e, "arith.andi", cmpf(e, "olt", un(e, "math.absf", z.re), half, DT_F64),
-                         cmpf(e, "olt", un(e, "math.absf", z.im), half, DT_F64), DT_I1);
+  uint32_t near = ll_bin(e, "arith.andi", ll_cmp(e, "cmpf", "olt", un(e, "math.absf", z.re), half, DT_F64),
+                         ll_cmp(e, "cmpf", "olt", un(e, "math.absf", z.im), half, DT_F64), DT_I1);
   uint32_t t = add(e, mul(e, z.re, add(e, f64c(e, "2.0"), z.re)), mul(e, z.im, z.im));
   uint32_t nre = mul(e, half, un(e, "math.log1p", t));
   uint32_t xp1 = add(e, one, z.re);
@@ -156,8 +129,8 @@ static cx clog1p(ll_emit *e, cx z) {
 /* z / |z|, z itself at 0, NaN when a part is NaN (ew_unary.c csign_). */
 static cx csign(ll_emit *e, cx z) {
   uint32_t r = hypot2(e, z);
-  uint32_t nan = ll_bin(e, "arith.ori", cmpf(e, "uno", z.re, z.re, DT_F64), cmpf(e, "uno", z.im, z.im, DT_F64), DT_I1);
-  uint32_t zero = cmpf(e, "oeq", r, f64c(e, "0.0"), DT_F64), qnan = f64c(e, "0x7FF8000000000000");
+  uint32_t nan = ll_bin(e, "arith.ori", ll_cmp(e, "cmpf", "uno", z.re, z.re, DT_F64), ll_cmp(e, "cmpf", "uno", z.im, z.im, DT_F64), DT_I1);
+  uint32_t zero = ll_cmp(e, "cmpf", "oeq", r, f64c(e, "0.0"), DT_F64), qnan = f64c(e, "0x7FF8000000000000");
   uint32_t re = sel64(e, zero, z.re, ll_bin(e, "arith.divf", z.re, r, DT_F64));
   uint32_t im = sel64(e, zero, z.im, ll_bin(e, "arith.divf", z.im, r, DT_F64));
   return (cx){sel64(e, nan, qnan, re), sel64(e, nan, qnan, im)};
@@ -167,10 +140,10 @@ static cx csign(ll_emit *e, cx z) {
 static cx cpow64(ll_emit *e, cx x, cx y) {
   cx p = cfn(e, F_CPOW, x, &y);
   uint32_t zero = f64c(e, "0.0"), one = f64c(e, "1.0");
-  uint32_t x0 = ll_bin(e, "arith.andi", cmpf(e, "oeq", x.re, zero, DT_F64), cmpf(e, "oeq", x.im, zero, DT_F64), DT_I1);
-  uint32_t yim0 = cmpf(e, "oeq", y.im, zero, DT_F64);
-  uint32_t y0 = ll_bin(e, "arith.andi", cmpf(e, "oeq", y.re, zero, DT_F64), yim0, DT_I1);
-  uint32_t ypos = ll_bin(e, "arith.andi", cmpf(e, "ogt", y.re, zero, DT_F64), yim0, DT_I1);
+  uint32_t x0 = ll_bin(e, "arith.andi", ll_cmp(e, "cmpf", "oeq", x.re, zero, DT_F64), ll_cmp(e, "cmpf", "oeq", x.im, zero, DT_F64), DT_I1);
+  uint32_t yim0 = ll_cmp(e, "cmpf", "oeq", y.im, zero, DT_F64);
+  uint32_t y0 = ll_bin(e, "arith.andi", ll_cmp(e, "cmpf", "oeq", y.re, zero, DT_F64), yim0, DT_I1);
+  uint32_t ypos = ll_bin(e, "arith.andi", ll_cmp(e, "cmpf", "ogt", y.re, zero, DT_F64), yim0, DT_I1);
   uint32_t re = sel64(e, ypos, zero, p.re), im = sel64(e, ypos, zero, p.im);
   re = sel64(e, y0, one, re);
   im = sel64(e, y0, zero, im);
@@ -178,21 +151,20 @@ static cx cpow64(ll_emit *e, cx x, cx y) {
 }
 
 static uint32_t f32c(ll_emit *e, const char *v) { return ll_cst_float(e, v, DT_F32); }
-static uint32_t fma_p(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype p);
 
 /* |a + bi| in f32 as XLA (xla_mathf.c xla_cabsf): max sqrt(1 + (min/max)^2). */
 static uint32_t cabsf_xla(ll_emit *e, uint32_t a, uint32_t b) {
   shl_dtype f = DT_F32;
-  uint32_t x = un_p(e, "math.absf", a, f), y = un_p(e, "math.absf", b, f);
+  uint32_t x = ll_unary(e, "math.absf", a, f), y = ll_unary(e, "math.absf", b, f);
   uint32_t mx = ll_bin(e, "arith.maxnumf", x, y, f), mn = ll_bin(e, "arith.minnumf", x, y, f);
   uint32_t ratio = ll_bin(e, "arith.divf", mn, mx, f);
-  uint32_t fm = fma_p(e, ratio, ratio, f32c(e, "1.0"), f);
-  uint32_t r = ll_bin(e, "arith.mulf", mx, un_p(e, "math.sqrt", fm, f), f);
+  uint32_t fm = ll_fma(e, ratio, ratio, f32c(e, "1.0"), f);
+  uint32_t r = ll_bin(e, "arith.mulf", mx, ll_unary(e, "math.sqrt", fm, f), f);
   uint32_t inf = f32c(e, "0x7F800000");
-  uint32_t isinf = cmpf(e, "oeq", mx, inf, f);
-  r = sel_t(e, ll_bin(e, "arith.ori", cmpf(e, "oeq", mx, f32c(e, "0.0"), f), isinf, DT_I1), mx, r, "f32");
-  uint32_t nan = ll_bin(e, "arith.ori", cmpf(e, "uno", a, a, f), cmpf(e, "uno", b, b, f), DT_I1);
-  return sel_t(e, nan, sel_t(e, isinf, inf, f32c(e, "0x7FC00000"), "f32"), r, "f32");
+  uint32_t isinf = ll_cmp(e, "cmpf", "oeq", mx, inf, f);
+  r = ll_sel(e, ll_bin(e, "arith.ori", ll_cmp(e, "cmpf", "oeq", mx, f32c(e, "0.0"), f), isinf, DT_I1), mx, r, DT_F32);
+  uint32_t nan = ll_bin(e, "arith.ori", ll_cmp(e, "cmpf", "uno", a, a, f), ll_cmp(e, "cmpf", "uno", b, b, f), DT_I1);
+  return ll_sel(e, nan, ll_sel(e, isinf, inf, f32c(e, "0x7FC00000"), DT_F32), r, DT_F32);
 }
 
 /* x^y for complex<f32> as XLA:CPU computes it in f32 (ew_binary.c cpowf_):
@@ -203,25 +175,25 @@ static uint32_t cpow32(ll_emit *e, uint32_t x, uint32_t y) {
   const char *ct = "complex<f32>";
   uint32_t a = part(e, "re", x, ct), b = part(e, "im", x, ct), c = part(e, "re", y, ct), d = part(e, "im", y, ct);
   uint32_t r = cabsf_xla(e, a, b), t = ll_bin(e, "math.atan2", b, a, f);
-  uint32_t ex = ll_libm_call(e, LL_LIBM_EXP, ll_bin(e, "arith.mulf", un_p(e, "arith.negf", d, f), t, f), f);
+  uint32_t ex = ll_libm_call(e, LL_LIBM_EXP, ll_bin(e, "arith.mulf", ll_unary(e, "arith.negf", d, f), t, f), f);
   uint32_t coeff = ll_bin(e, "arith.mulf", ll_bin(e, "math.powf", r, c, f), ex, f);
   uint32_t dl = ll_bin(e, "arith.mulf", d, ll_libm_call(e, LL_LIBM_LOG, r, f), f);
-  uint32_t q = fma_p(e, c, t, dl, f);
+  uint32_t q = ll_fma(e, c, t, dl, f);
   uint32_t qd = ll_convert(e, q, f, DT_F64);
   uint32_t re = ll_bin(e, "arith.mulf", coeff, ll_convert(e, un(e, "math.cos", qd), DT_F64, f), f);
   uint32_t im = ll_bin(e, "arith.mulf", coeff, ll_convert(e, un(e, "math.sin", qd), DT_F64, f), f);
   uint32_t general = create(e, re, im, ct);
   uint32_t zero = f32c(e, "0.0");
-  uint32_t x0 = ll_bin(e, "arith.andi", cmpf(e, "oeq", a, zero, f), cmpf(e, "oeq", b, zero, f), DT_I1);
+  uint32_t x0 = ll_bin(e, "arith.andi", ll_cmp(e, "cmpf", "oeq", a, zero, f), ll_cmp(e, "cmpf", "oeq", b, zero, f), DT_I1);
   uint32_t at0 = store(e, cpow64(e, load(e, x, DT_C64), load(e, y, DT_C64)), DT_C64);
-  return sel_t(e, x0, at0, general, ct);
+  return ll_sel(e, x0, at0, general, DT_C64);
 }
 
 /* Lexicographic x > y (ew_binary.c cgt). */
 static uint32_t cgt(ll_emit *e, cx x, cx y) {
-  uint32_t eq = cmpf(e, "oeq", x.re, y.re, DT_F64);
-  uint32_t gt_im = ll_bin(e, "arith.andi", eq, cmpf(e, "ogt", x.im, y.im, DT_F64), DT_I1);
-  return ll_bin(e, "arith.ori", cmpf(e, "ogt", x.re, y.re, DT_F64), gt_im, DT_I1);
+  uint32_t eq = ll_cmp(e, "cmpf", "oeq", x.re, y.re, DT_F64);
+  uint32_t gt_im = ll_bin(e, "arith.andi", eq, ll_cmp(e, "cmpf", "ogt", x.im, y.im, DT_F64), DT_I1);
+  return ll_bin(e, "arith.ori", ll_cmp(e, "cmpf", "ogt", x.re, y.re, DT_F64), gt_im, DT_I1);
 }
 
 /* compare: (real, imag) lexicographically, each part as the direction says
@@ -232,7 +204,7 @@ static shl_status compare(ll_emit *e, const shl_op *op, cx x, cx y, uint32_t *re
     return ll_refuse(op, "TOTALORDER on complex elements");
   if (!d || d->kind != AT_ENUM) return ll_refuse(op, "unknown comparison_direction");
   shl_str dir = d->u.en.value;
-  uint32_t req = cmpf(e, "oeq", x.re, y.re, DT_F64), ieq = cmpf(e, "oeq", x.im, y.im, DT_F64);
+  uint32_t req = ll_cmp(e, "cmpf", "oeq", x.re, y.re, DT_F64), ieq = ll_cmp(e, "cmpf", "oeq", x.im, y.im, DT_F64);
   uint32_t both = ll_bin(e, "arith.andi", req, ieq, DT_I1);
   if (str_eq_c(dir, "EQ") || str_eq_c(dir, "NE")) {
     *res = str_eq_c(dir, "EQ") ? both : ll_bin(e, "arith.xori", both, ll_cst_int(e, 1, DT_I1), DT_I1);
@@ -242,9 +214,9 @@ static shl_status compare(ll_emit *e, const shl_op *op, cx x, cx y, uint32_t *re
   if (!greater && !str_eq_c(dir, "LT") && !str_eq_c(dir, "LE")) return ll_refuse(op, "unknown comparison_direction");
   bool orequal = str_eq_c(dir, "GE") || str_eq_c(dir, "LE");
   const char *strict = greater ? "ogt" : "olt";
-  uint32_t im = cmpf(e, strict, x.im, y.im, DT_F64);
+  uint32_t im = ll_cmp(e, "cmpf", strict, x.im, y.im, DT_F64);
   if (orequal) im = ll_bin(e, "arith.ori", im, ieq, DT_I1);
-  *res = ll_bin(e, "arith.ori", cmpf(e, strict, x.re, y.re, DT_F64), ll_bin(e, "arith.andi", req, im, DT_I1), DT_I1);
+  *res = ll_bin(e, "arith.ori", ll_cmp(e, "cmpf", strict, x.re, y.re, DT_F64), ll_bin(e, "arith.andi", req, im, DT_I1), DT_I1);
   return NULL;
 }
 
@@ -259,7 +231,7 @@ static shl_status convert(ll_emit *e, const uint32_t *a, shl_dtype in, shl_dtype
   if (cin) {
     shl_dtype p = part_of(in);
     uint32_t re = part(e, "re", a[0], ll_dtype(in));
-    if (dtype_class(out) == DTC_BOOL) *res = cmpf(e, "une", re, ll_cst_float(e, "0.0", p), p);
+    if (dtype_class(out) == DTC_BOOL) *res = ll_cmp(e, "cmpf", "une", re, ll_cst_float(e, "0.0", p), p);
     else *res = ll_convert(e, re, p, out);
     return NULL;
   }
@@ -269,38 +241,14 @@ static shl_status convert(ll_emit *e, const uint32_t *a, shl_dtype in, shl_dtype
   return NULL;
 }
 
-static uint32_t un_p(ll_emit *e, const char *opname, uint32_t a, shl_dtype p) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_printf(&e->pr, " = %s ", opname);
-  ll_tmp(e, a);
-  pr_printf(&e->pr, " : %s", ll_dtype(p));
-  return r;
-}
-
-static uint32_t fma_p(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype p) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_puts(&e->pr, " = math.fma ");
-  ll_tmp(e, a);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, b);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, c);
-  pr_printf(&e->pr, " : %s", ll_dtype(p));
-  return r;
-}
-
 /* x * y in the part type p, the interpreter's fma form (support/scalar.h
  * cmul_f32/f64): (fma(xr, yr, -(xi yi)), fma(xi, yr, xr yi)). */
 static uint32_t cmul(ll_emit *e, uint32_t x, uint32_t y, shl_dtype c) {
   shl_dtype p = part_of(c);
   const char *ct = ll_dtype(c);
   uint32_t xr = part(e, "re", x, ct), xi = part(e, "im", x, ct), yr = part(e, "re", y, ct), yi = part(e, "im", y, ct);
-  uint32_t re = fma_p(e, xr, yr, un_p(e, "arith.negf", ll_bin(e, "arith.mulf", xi, yi, p), p), p);
-  uint32_t im = fma_p(e, xi, yr, ll_bin(e, "arith.mulf", xr, yi, p), p);
+  uint32_t re = ll_fma(e, xr, yr, ll_unary(e, "arith.negf", ll_bin(e, "arith.mulf", xi, yi, p), p), p);
+  uint32_t im = ll_fma(e, xi, yr, ll_bin(e, "arith.mulf", xr, yi, p), p);
   return create(e, re, im, ct);
 }
 
@@ -359,14 +307,14 @@ shl_status ll_complex_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, sh
   case OP_REAL: *res = part(e, "re", a[0], ct); return NULL;
   case OP_IMAG: *res = part(e, "im", a[0], ct); return NULL;
   case OP_SELECT: /* operands (pred, on_true, on_false) */
-    *res = sel_t(e, a[0], a[1], a[2], ct);
+    *res = ll_sel(e, a[0], a[1], a[2], dt);
     return NULL;
   case OP_BITCAST_CONVERT:
     if (dt != out_dt) break;
     *res = a[0];
     return NULL;
   case OP_NEGATE:
-    *res = create(e, un_p(e, "arith.negf", part(e, "re", a[0], ct), p), un_p(e, "arith.negf", part(e, "im", a[0], ct), p),
+    *res = create(e, ll_unary(e, "arith.negf", part(e, "re", a[0], ct), p), ll_unary(e, "arith.negf", part(e, "im", a[0], ct), p),
                   ct);
     return NULL;
   case OP_ADD:
@@ -398,7 +346,7 @@ shl_status ll_complex_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, sh
   case OP_MAXIMUM:
   case OP_MINIMUM: {
     uint32_t gt = cgt(e, load(e, a[0], dt), load(e, a[1], dt));
-    *res = sel_t(e, gt, a[id == OP_MAXIMUM ? 0 : 1], a[id == OP_MAXIMUM ? 1 : 0], ct);
+    *res = ll_sel(e, gt, a[id == OP_MAXIMUM ? 0 : 1], a[id == OP_MAXIMUM ? 1 : 0], dt);
     return NULL;
   }
   case OP_COMPARE: return compare(e, op, load(e, a[0], dt), load(e, a[1], dt), res);

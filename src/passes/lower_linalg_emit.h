@@ -103,6 +103,8 @@ uint32_t ll_unary(ll_emit *e, const char *opname, uint32_t a, shl_dtype dt);
 uint32_t ll_cmp(ll_emit *e, const char *kind, const char *pred, uint32_t a, uint32_t b, shl_dtype dt);
 uint32_t ll_sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, shl_dtype dt);
 uint32_t ll_cast(ll_emit *e, const char *opname, uint32_t a, shl_dtype from, shl_dtype to);
+/* math.fma a, b, c : dt (lower_linalg_libm.c) */
+uint32_t ll_fma(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype dt);
 /* Marks the linalg.generic and linalg.transpose ops with result type tensor<dims x et> (after
  * elementwise fusion) as worth splitting across threads when `work`
  * elements are computed: the compile schedule tiles them into scf.forall
@@ -137,6 +139,8 @@ shl_status ll_elementwise(ll_emit *e, const shl_op *op);
 shl_status ll_shape_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_index_op(ll_emit *e, const shl_op *op, bool *handled);
 shl_status ll_gather(ll_emit *e, const shl_op *op);
+/* bitcast_convert between element widths (lower_linalg_bitcast.c). */
+shl_status ll_bitcast_widths(ll_emit *e, const shl_op *op);
 /* Row scatters (x.at[idx] with whole rows) -> scf.for (lower_linalg_scatter.c). */
 shl_status ll_scatter_rows(ll_emit *e, const shl_op *op);
 /* `[%at, 0, ...] [1, d1, ...] [1, ...]`: the slice of row %at of t, and its type tensor<1xd1x...>. */

@@ -51,8 +51,7 @@ static uint32_t cst_f32(ll_emit *e, float v) {
   return ll_cst_float(e, buf, DT_F32);
 }
 
-/* r = fma(a, b, c) */
-static uint32_t fma3(ll_emit *e, uint32_t a, uint32_t b, uint32_t c) {
+uint32_t ll_fma(ll_emit *e, uint32_t a, uint32_t b, uint32_t c, shl_dtype dt) {
   uint32_t r = ll_fresh(e);
   pr_newline(&e->pr);
   ll_tmp(e, r);
@@ -62,9 +61,12 @@ static uint32_t fma3(ll_emit *e, uint32_t a, uint32_t b, uint32_t c) {
   ll_tmp(e, b);
   pr_puts(&e->pr, ", ");
   ll_tmp(e, c);
-  pr_puts(&e->pr, " : f32");
+  pr_printf(&e->pr, " : %s", ll_dtype(dt));
   return r;
 }
+
+/* fma on f32 */
+static uint32_t fma3(ll_emit *e, uint32_t a, uint32_t b, uint32_t c) { return ll_fma(e, a, b, c, DT_F32); }
 
 uint32_t ll_xla_tanh(ll_emit *e, uint32_t x, shl_dtype dt) {
   static const float num[7] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,

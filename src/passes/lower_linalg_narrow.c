@@ -30,53 +30,18 @@ static shl_dtype storage_int(shl_dtype dt) { return dtype_bits(dt) > 8 ? DT_I32 
 static uint32_t c64(ll_emit *e, long long v) { return ll_cst_int(e, v, DT_I64); }
 static uint32_t bin64(ll_emit *e, const char *o, uint32_t a, uint32_t b) { return ll_bin(e, o, a, b, DT_I64); }
 
-static uint32_t sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, const char *t) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_puts(&e->pr, " = arith.select ");
-  ll_tmp(e, c);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, a);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, b);
-  pr_printf(&e->pr, " : %s", t);
-  return r;
-}
+/* The shared emitters (lower_linalg_ew.c) with types by name. */
+static shl_dtype named(const char *t) { return dtype_from_name(t, strlen(t)); }
 
-static uint32_t icmp(ll_emit *e, const char *pred, uint32_t a, uint32_t b) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_printf(&e->pr, " = arith.cmpi %s, ", pred);
-  ll_tmp(e, a);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, b);
-  pr_puts(&e->pr, " : i64");
-  return r;
-}
+static uint32_t sel(ll_emit *e, uint32_t c, uint32_t a, uint32_t b, const char *t) { return ll_sel(e, c, a, b, named(t)); }
+
+static uint32_t icmp(ll_emit *e, const char *pred, uint32_t a, uint32_t b) { return ll_cmp(e, "cmpi", pred, a, b, DT_I64); }
 
 static uint32_t cast(ll_emit *e, const char *o, uint32_t x, const char *from, const char *to) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_printf(&e->pr, " = %s ", o);
-  ll_tmp(e, x);
-  pr_printf(&e->pr, " : %s to %s", from, to);
-  return r;
+  return ll_cast(e, o, x, named(from), named(to));
 }
 
-static uint32_t cmpf_uno(ll_emit *e, uint32_t v) {
-  uint32_t r = ll_fresh(e);
-  pr_newline(&e->pr);
-  ll_tmp(e, r);
-  pr_puts(&e->pr, " = arith.cmpf uno, ");
-  ll_tmp(e, v);
-  pr_puts(&e->pr, ", ");
-  ll_tmp(e, v);
-  pr_puts(&e->pr, " : f64");
-  return r;
-}
+static uint32_t cmpf_uno(ll_emit *e, uint32_t v) { return ll_cmp(e, "cmpf", "uno", v, v, DT_F64); }
 
 static uint32_t and1(ll_emit *e, uint32_t a, uint32_t b) { return ll_bin(e, "arith.andi", a, b, DT_I1); }
 
@@ -163,12 +128,7 @@ uint32_t ll_narrow_encode(ll_emit *e, uint32_t v, shl_dtype dt) {
                           "i64", "f64");
     uint32_t av = cast(e, "arith.bitcast", bin64(e, "arith.andi", x, c64(e, 0x7FFFFFFFFFFFFFFFLL)), "i64", "f64");
     uint32_t scaled = ll_bin(e, "arith.mulf", av, scale, DT_F64);
-    uint32_t rf = ll_fresh(e);
-    pr_newline(&e->pr);
-    ll_tmp(e, rf);
-    pr_puts(&e->pr, " = math.roundeven ");
-    ll_tmp(e, scaled);
-    pr_puts(&e->pr, " : f64");
+    uint32_t rf = ll_unary(e, "math.roundeven", scaled, DT_F64);
     uint32_t r = cast(e, "arith.fptosi", rf, "f64", "i64");
     uint32_t enc = bin64(e, "arith.addi", bin64(e, "arith.shli", bin64(e, "arith.subi", ec, c64(e, emin)), c64(e, L.mant)), r);
     uint32_t s = bin64(e, "arith.shli", sign, c64(e, sbit));
@@ -232,12 +192,7 @@ shl_status ll_narrow_scalar(ll_emit *e, const shl_op *op, const uint32_t *a, shl
   if (id == OP_POPCNT || id == OP_COUNT_LEADING_ZEROS) { /* of the low bits alone */
     unsigned b = dtype_bits(dt);
     uint32_t low = ll_bin(e, "arith.andi", w[0], ll_cst_int(e, mask(b), DT_I8), DT_I8);
-    r = ll_fresh(e);
-    pr_newline(&e->pr);
-    ll_tmp(e, r);
-    pr_printf(&e->pr, " = %s ", id == OP_POPCNT ? "math.ctpop" : "math.ctlz");
-    ll_tmp(e, low);
-    pr_puts(&e->pr, " : i8");
+    r = ll_unary(e, id == OP_POPCNT ? "math.ctpop" : "math.ctlz", low, DT_I8);
     if (id == OP_COUNT_LEADING_ZEROS) r = ll_bin(e, "arith.subi", r, ll_cst_int(e, 8 - b, DT_I8), DT_I8);
     *res = r;
     return NULL;

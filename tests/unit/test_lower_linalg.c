@@ -169,6 +169,11 @@ static void test_light_ops_native(void **state) {
                 "  return %r : tensor<4xi4>\n"
                 "}\n",
                 "arith.shrsi");
+  expect_native("func.func @main(%x: tensor<2xf64>) -> tensor<2x8xui8> {\n"
+                "  %r = stablehlo.bitcast_convert %x : (tensor<2xf64>) -> tensor<2x8xui8>\n"
+                "  return %r : tensor<2x8xui8>\n"
+                "}\n",
+                "arith.shrui");
   expect_native("func.func @main(%x: tensor<4xbf16>) -> tensor<4xbf16> {\n"
                 "  %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<4xbf16>\n"
                 "  return %r : tensor<4xbf16>\n"
