@@ -61,7 +61,7 @@ double chlo_bessel_i1e(double x) {
   if (isnan(x)) return x;
   double a = fabs(x), r;
   if (a == 0) return x;
-  if (isinf(a)) return 0 * x;
+  if (isinf(a)) return copysign(0.0, x); /* e^-a I1(a) ~ 1/sqrt(2 pi a) -> 0; odd */
   if (a <= 30) {
     /* I1(a) = sum (a/2)^(2k+1) / (k! (k+1)!), all terms positive */
     double h = a / 2, term = h, sum = h, q = h * h;
