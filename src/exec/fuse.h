@@ -95,6 +95,8 @@ shl_status fuse_softmax_build(plan_ctx *pc, fused_params *fp);
 shl_status fuse_softmax_run(const fused_params *fp, shl_buf *const *in, shl_buf *const *out);
 /* The input a softmax group may write its result over (-1: none). */
 int fuse_softmax_input(const fused_params *fp);
+/* The input a group of one elementwise op may write its result over (-1: none; fuse_run.c). */
+int fuse_inplace_input(const fused_params *fp);
 
 /* Reserves the per-run cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);
