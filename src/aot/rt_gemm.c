@@ -46,7 +46,7 @@ static void run_gemm(ku_ck ck, size_t es, const shloc_aot_unranked *a, const shl
                     n > 1 ? n : 1};
     const char *pa = A.data, *pb = B.data;
     char *pc = C.data;
-    if (batch < 4 * omp_get_max_threads()) {
+    if (batch < GEMM_FEW_PRODUCTS) {
       /* Few products: each one split across the threads when large. */
       for (int64_t i = 0; i < batch; i++)
         gemm_call(ck, &g, pa + (size_t)(i * m * k) * es, pb + (size_t)(i * k * n) * es, pc + (size_t)(i * m * n) * es);

@@ -306,8 +306,9 @@ static void run_batches(const dot_params *p, bool pred, const uint8_t *A, const 
   gemm_shape g = {.M = p->M, .N = p->N, .K = p->K, .ldc = p->N > 1 ? p->N : 1};
   blas_form(p->M, p->K, p->lhs.rs, p->lhs.cs, &g.ta, &g.lda);
   blas_form(p->K, p->N, p->rhs.rs, p->rhs.cs, &g.tb, &g.ldb);
-  if (p->B < 4 * omp_get_max_threads() && mn * p->K > PAR_MIN_WORK) {
-    /* Few large products: each one split across the threads. */
+  if (p->B < GEMM_FEW_PRODUCTS && mn * p->K > PAR_MIN_WORK) {
+    /* Few large products: each one split across the threads (in pieces that
+     * do not depend on the thread count: gemm.c). */
     for (int64_t b = 0; b < p->B; b++)
       gemm_call(p->ck, &g, A + (size_t)batch_offset(p, p->lhs.bst, b) * es, Bm + (size_t)batch_offset(p, p->rhs.bst, b) * es,
                 C + (size_t)(b * mn) * es);

@@ -5,10 +5,10 @@
 
 #include "mathlib.h"
 
-/* Below this many flops a product runs on one thread.  Splits are multiples
+/* Below this many flops a product runs in one piece.  Splits are multiples
  * of SPLIT_ALIGN rows or columns (OpenBLAS's micro-kernel tiles), at least
- * SPLIT_MIN, at most PIECES_PER_THREAD per thread. */
-enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 1024, PIECES_PER_THREAD = 4 };
+ * SPLIT_MIN, PIECES_MIN to PIECES_MAX pieces. */
+enum { PAR_MIN_FLOPS = 1 << 21, SPLIT_ALIGN = 16, SPLIT_MIN = 64, PIECE_MIN = 1024, PIECES_MIN = 2, PIECES_MAX = 8 };
 
 int gemm_serial_begin(void) {
   const mathlib *ml = mathlib_get();
@@ -42,16 +42,21 @@ void gemm_one(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void 
   }
 }
 
-/* How many pieces to split a product of `len` rows or columns into for nt
- * threads (1: do not split), and their length.  Up to a few pieces per
- * thread, handed out dynamically, so that a thread that loses its core for
+/* How many pieces to split a product of `len` rows or columns into (1: do
+ * not split), and their length.  OpenBLAS does not sum a piece of a
+ * product as it sums the whole (its kernels for small products take over),
+ * so the pieces depend on the product alone, never on the thread count or
+ * whether the caller's parallel region is active: results are the same
+ * with any OMP_NUM_THREADS (they were the 2-thread split's already; a
+ * single thread now runs the same pieces one after another).  A few
+ * pieces, handed out dynamically, so that a thread that loses its core for
  * a while does not hold up the rest; but every piece packs the whole other
- * operand again, so pieces beyond one per thread are at least PIECE_MIN long. */
-static int64_t split(int nt, double flops, int64_t len, int64_t *chunk) {
-  if (nt <= 1 || flops < PAR_MIN_FLOPS || omp_in_parallel()) return 1;
+ * operand again, so pieces beyond PIECES_MIN are at least PIECE_MIN long. */
+static int64_t split(double flops, int64_t len, int64_t *chunk) {
+  if (flops < PAR_MIN_FLOPS || omp_get_level() > 0) return 1;
   int64_t pieces = len / PIECE_MIN;
-  if (pieces > (int64_t)nt * PIECES_PER_THREAD) pieces = (int64_t)nt * PIECES_PER_THREAD;
-  if (pieces < nt) pieces = nt;
+  if (pieces > PIECES_MAX) pieces = PIECES_MAX;
+  if (pieces < PIECES_MIN) pieces = PIECES_MIN;
   int64_t c = (len + pieces - 1) / pieces;
   if (c < SPLIT_MIN) c = SPLIT_MIN;
   *chunk = (c + SPLIT_ALIGN - 1) / SPLIT_ALIGN * SPLIT_ALIGN;
@@ -61,7 +66,7 @@ static int64_t split(int nt, double flops, int64_t len, int64_t *chunk) {
 void gemm_call(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C) {
   bool by_rows = g->M >= g->N;
   int64_t len = by_rows ? g->M : g->N, chunk = len;
-  int64_t pieces = split(omp_get_max_threads(), 2.0 * (double)g->M * (double)g->N * (double)g->K, len, &chunk);
+  int64_t pieces = split(2.0 * (double)g->M * (double)g->N * (double)g->K, len, &chunk);
   size_t es = ku_ck_bytes(ck);
   int saved = gemm_serial_begin();
 #pragma omp parallel for schedule(dynamic, 1) if (pieces > 1)

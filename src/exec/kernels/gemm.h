@@ -29,7 +29,14 @@ void gemm_serial_end(int saved);
 /* One product on the calling thread (between gemm_serial_begin and _end). */
 void gemm_one(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C);
 
-/* One product, split by rows or columns across the OpenMP threads when large. */
+/* One product, split by rows or columns across the OpenMP threads when large
+ * (in pieces that depend on the product alone, so its bits do not depend on
+ * the thread count). */
 void gemm_call(ku_ck ck, const gemm_shape *g, const void *A, const void *B, void *C);
+
+/* Batches of fewer products than this run each through gemm_call, larger
+ * ones each whole on one thread (gemm_one).  A constant (it was 4 per
+ * thread, 8 on two) for the same reason. */
+enum { GEMM_FEW_PRODUCTS = 8 };
 
 #endif
