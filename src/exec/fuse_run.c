@@ -12,6 +12,7 @@
 
 enum { FUSE_PAR_MIN = 1 << 15 }; /* elements below which one thread does it all */
 enum { FUSE_AHEAD_MAX = 1 << 14 }; /* most elements of a row block prefetched a block ahead */
+enum { FUSE_ROWS_AHEAD = 4 };      /* chunks ahead whose gathered table rows are requested */
 
 /* A run state's scratch of one group. */
 typedef struct {
@@ -154,6 +155,8 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
                       int64_t pf, int64_t pm) {
   const fused_params *fp = f->fp;
   void **ptr = (void **)scr;
+  /* table rows come from anywhere in memory: requested further ahead */
+  int64_t rows_pf = pf + (FUSE_ROWS_AHEAD - 1) * pm;
   for (uint32_t k = 0; k < fp->n_nodes; k++) {
     const fnode *nd = &fp->nodes[k];
     bool streamed = nd->kind == FN_LEAF ? nd->loc == LOC_EXT : nd->kind == FN_EW && nd->loc == LOC_OUT;
@@ -162,8 +165,8 @@ static void run_chunk(const frun *f, uint8_t *scr, uint32_t s, int64_t e0, int64
      * computes with memory idle.  (Inline: GCC 12 drops calls to a
      * function that only prefetches, finding it const.) */
     if (nd->kind == FN_LEAF && nd->loc == LOC_ROWS && pm > 0)
-      for (int64_t e = pf; e < pf + pm;) {
-        int64_t c = e % nd->row_len, run = nd->row_len - c < pf + pm - e ? nd->row_len - c : pf + pm - e;
+      for (int64_t e = rows_pf, end = rows_pf + pm < fp->n ? rows_pf + pm : fp->n; e < end;) {
+        int64_t c = e % nd->row_len, run = nd->row_len - c < end - e ? nd->row_len - c : end - e;
         const uint8_t *p = table_row(nd, f->in, e) + (size_t)c * nd->esz;
         for (size_t o = 0; o < (size_t)run * nd->esz; o += 64) __builtin_prefetch(p + o, 0, 3);
         e += run;
