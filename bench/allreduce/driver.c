@@ -2,12 +2,16 @@
  *   mpirun -n N bench_allreduce mpi [MIN MAX]   shloc's MPI transport (the same
  *       transport_mpi.c all_reduce that `--mpi` runs: signature exchange,
  *       reduce-scatter with the fold in group order, all-gather) against a
- *       bare MPI_Allreduce on the same buffers, alternating, in one run.
+ *       bare MPI_Allreduce on the same buffers in one run: calls alternate
+ *       one by one (each after a barrier; which goes first alternates),
+ *       each call's time is the slowest rank's, and the medians over many
+ *       calls are printed with their ratio and the median of the ratios of
+ *       adjacent pairs (robust to load that changes during the run).
  *   bench_allreduce threads N            the thread transport (N devices
  *       in one process: exchange, fold in group order, release) against
  *       memcpy of the same bytes on the same N threads.
- * Each round times a batch of calls (64 MiB moved, at least 2 calls); the
- * slowest rank's (or thread's) mean counts, and the best of ROUNDS rounds
+ * Threads: each round times a batch of calls (64 MiB moved, at least 2
+ * calls); the slowest thread's mean counts, and the best of ROUNDS rounds
  * is printed.  MIN and MAX bound the sizes (bytes; default 1 KiB, 64 MiB). */
 #include <mpi.h>
 #include <pthread.h>
@@ -67,6 +71,22 @@ static shl_buf f32_buf(int64_t n) {
 
 static size_t min_bytes = 1024, max_bytes = (size_t)64 << 20;
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Calls per size for the MPI comparison: 256 MiB of operands, 7 .. 301. */
+static int reps_for(size_t bytes) {
+  size_t r = ((size_t)256 << 20) / bytes;
+  return r < 7 ? 7 : r > 301 ? 301 : (int)r;
+}
+
 static int run_mpi(void) {
   shloc_mpi *m;
   shloc_status st = shloc_mpi_open(NULL, NULL, &m);
@@ -83,40 +103,49 @@ static int run_mpi(void) {
   if (!op || coll_mpi_world_new(m, (uint32_t)size, 1, op, &w, &dev)) return 1;
   uint32_t *group = malloc((size_t)size * sizeof *group);
   for (int i = 0; i < size; i++) group[i] = (uint32_t)i;
-  if (rank == 0) printf("ranks %d\n%10s %12s %12s %8s %s\n", size, "bytes", "shloc_ms", "mpi_ms", "ratio", "bit-equal");
+  if (rank == 0)
+    printf("ranks %d\n%10s %5s %12s %12s %8s %8s %s\n", size, "bytes", "reps", "shloc_ms", "mpi_ms", "ratio", "paired",
+           "bit-equal");
+  uint64_t seq = 0;
   for (size_t bytes = min_bytes; bytes <= max_bytes; bytes *= 4) {
     int64_t n = (int64_t)(bytes / 4);
     shl_buf in = f32_buf(n), out = f32_buf(n), ref = f32_buf(n);
     shl_buf *inp = &in, *outp = &out;
-    uint64_t seq = 0;
-    int iters = iters_for(bytes);
-    double best[2] = {1e30, 1e30};
-    for (int r = 0; r < ROUNDS; r++)
-      for (int which = 0; which < 2; which++) {
+    int reps = reps_for(bytes);
+    /* t[which * reps + i]: call i of shloc (0) or MPI (1) on this rank,
+     * then the slowest rank's; calls alternate, the first of each pair
+     * alternating too, each after a barrier. */
+    double *t = malloc(2 * (size_t)reps * sizeof *t), *tmax = malloc(2 * (size_t)reps * sizeof *t);
+    double *pair = malloc((size_t)reps * sizeof *pair);
+    for (int i = -1; i < reps; i++) /* i = -1: warm-up (pages, MPI's connections) */
+      for (int k = 0; k < 2; k++) {
+        int which = (i & 1) ^ k;
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = now_s();
-        for (int i = 0; i < iters; i++) {
-          if (which == 0) {
-            coll_entry me = {.kind = OP_ALL_REDUCE, .seq = seq++, .n = 1, .bufs = &inp, .ids = group,
-                             .n_ids = (uint32_t)size, .pos = dev, .from = group, .to = group};
-            st = w->all_reduce(w, dev, op, &me, &outp, &(coll_fold){fold_add, NULL});
-            if (st) {
-              fprintf(stderr, "rank %d: %s\n", rank, shloc_status_message(st));
-              return 1;
-            }
-          } else {
-            MPI_Allreduce(in.data, ref.data, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        if (which == 0) {
+          coll_entry me = {.kind = OP_ALL_REDUCE, .seq = seq++, .n = 1, .bufs = &inp, .ids = group,
+                           .n_ids = (uint32_t)size, .pos = dev, .from = group, .to = group};
+          st = w->all_reduce(w, dev, op, &me, &outp, &(coll_fold){fold_add, NULL});
+          if (st) {
+            fprintf(stderr, "rank %d: %s\n", rank, shloc_status_message(st));
+            return 1;
           }
+        } else {
+          MPI_Allreduce(in.data, ref.data, (int)n, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
         }
-        double t = (now_s() - t0) / iters, tmax;
-        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (tmax < best[which]) best[which] = tmax;
+        if (i >= 0) t[which * reps + i] = now_s() - t0;
       }
+    MPI_Allreduce(t, tmax, 2 * reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    for (int i = 0; i < reps; i++) pair[i] = tmax[i] / tmax[reps + i];
     int eq = memcmp(out.data, ref.data, out.nbytes) == 0, all_eq;
     MPI_Allreduce(&eq, &all_eq, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    double ms = median(tmax, reps), mm = median(tmax + reps, reps);
     if (rank == 0)
-      printf("%10zu %12.4f %12.4f %8.2f %s\n", bytes, best[0] * 1e3, best[1] * 1e3, best[0] / best[1],
+      printf("%10zu %5d %12.4f %12.4f %8.2f %8.2f %s\n", bytes, reps, ms * 1e3, mm * 1e3, ms / mm, median(pair, reps),
              all_eq ? "yes" : "no");
+    free(t);
+    free(tmax);
+    free(pair);
     free(in.data);
     free(out.data);
     free(ref.data);

@@ -146,6 +146,10 @@ SHLOC_API shloc_status shloc_aot_format(const char *type, const void *data, char
 /* expm1 on f32 exactly as the interpreter (XLA:CPU) computes it; compiled
  * code calls it for stablehlo.exponential_minus_one on f32 and narrower. */
 SHLOC_API float shloc_rt_expm1f(float x);
+/* exp and log on f32 as the interpreter (XLA:CPU's polynomials) computes
+ * them; compiled code calls them inside complex<f32> power. */
+SHLOC_API float shloc_rt_expf(float x);
+SHLOC_API float shloc_rt_logf(float x);
 
 /* ==== end of the check runtime and executable driver ==== */
 

@@ -5,3 +5,5 @@
 #include "shloc/aot_runtime.h"
 
 float shloc_rt_expm1f(float x) { return xla_expm1f(x); }
+float shloc_rt_expf(float x) { return xla_expf(x); }
+float shloc_rt_logf(float x) { return xla_logf(x); }

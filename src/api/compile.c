@@ -17,6 +17,10 @@
 static const char *const mlir_opt_passes[] = {
     "--linalg-fuse-elementwise-ops",
     /* (here: the tiling schedule, when there is one: shloc/compile.h) */
+    /* An op whose result is inserted into a larger tensor (a softmax block
+     * into its result, lower_linalg_softmax.c) writes there directly
+     * instead of into a temporary that is then copied. */
+    "--eliminate-empty-tensors",
     "--one-shot-bufferize=bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map",
     /* Loops that update a buffer in place (scf.for over a row scatter) and
@@ -50,7 +54,7 @@ static const char *const mlir_opt_passes[] = {
      * exact (expm1 is a libm call already, lower_linalg_libm.c), libm calls
      * for the rest (readnone: vectorized alike). */
     "--convert-math-to-llvm=approximate-log1p=false", "--convert-math-to-libm", "--arith-expand=include-bf16=true",
-    "--convert-arith-to-llvm", "--convert-index-to-llvm",
+    "--convert-complex-to-llvm", "--convert-arith-to-llvm", "--convert-index-to-llvm",
     "--convert-func-to-llvm", "--convert-cf-to-llvm", "--convert-openmp-to-llvm", "--convert-func-to-llvm",
     "--reconcile-unrealized-casts",
 };

@@ -16,7 +16,9 @@
  * max of one matrix share a pass).  A view whose users are all fused (or
  * unused views) is never materialised, nor is a gather of whole matrix rows
  * whose readers are all members of one group: the group copies the rows
- * from the table itself (LOC_ROWS). */
+ * from the table itself (LOC_ROWS), nor a broadcast of one element that a
+ * scatter reads as its input or updates: the scatter takes the element
+ * (fuse_operand). */
 #include <stdlib.h>
 
 #include "fuse.h"
@@ -986,6 +988,32 @@ static shl_status build_group(fuse_block *fb, fgroup *g) {
   return st;
 }
 
+/* ---- scalar operands of scatters ---- */
+
+/* The one-element value below a chain of views ending at v, or NULL. */
+static const shl_value *scalar_source(const fuse_block *fb, const shl_value *v) {
+  for (uint32_t j; (j = def_index(fb, v)) != UINT32_MAX && fb->ops[j].kind == FK_VIEW;) v = fb->ops[j].op->operands[0];
+  return type_num_elements(v->type) == 1 ? v : NULL;
+}
+
+/* Whether user reads view only as the input or the updates of a
+ * one-result scatter that accepts one element there (scatter.c). */
+static bool scatter_scalar_use(const fuse_block *fb, const fop *view, const fop *user) {
+  const shl_op *op = user->op;
+  const shl_value *v = &view->op->results[0];
+  if (!op_is(op, OP_SCATTER) || op->n_results != 1 || op->n_operands != 3 || op->operands[1] == v ||
+      type_num_elements(v->type) < 2 || !scalar_source(fb, v))
+    return false;
+  return op->operands[0] == v || op->operands[2] == v;
+}
+
+const shl_value *fuse_operand(const fuse_block *fb, const shl_value *v) {
+  uint32_t j = def_index(fb, v);
+  if (j == UINT32_MAX || fb->ops[j].kind != FK_VIEW || !fb->ops[j].dead) return v;
+  const shl_value *s = scalar_source(fb, v);
+  return s ? s : v;
+}
+
 /* ---- driver ---- */
 
 static bool note_uses(fuse_block *fb, const shl_op *op, uint32_t u) {
@@ -1069,7 +1097,7 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out) {
     o->dead = !o->needed;
     for (uint32_t u = 0; u < o->n_users; u++) {
       const fop *w = &fb->ops[o->users[u]];
-      o->dead &= w->member || w->absorbed || (w->kind == FK_VIEW && w->dead);
+      o->dead &= w->member || w->absorbed || (w->kind == FK_VIEW && w->dead) || scatter_scalar_use(fb, o, w);
     }
   }
   for (uint32_t g = 0; g < fb->n_groups && !st; g++)

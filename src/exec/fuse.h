@@ -95,6 +95,8 @@ shl_status fuse_softmax_build(plan_ctx *pc, fused_params *fp);
 shl_status fuse_softmax_run(const fused_params *fp, shl_buf *const *in, shl_buf *const *out);
 /* The input a softmax group may write its result over (-1: none). */
 int fuse_softmax_input(const fused_params *fp);
+/* The input a group of one elementwise op may write its result over (-1: none; fuse_run.c). */
+int fuse_inplace_input(const fused_params *fp);
 
 /* Reserves the per-run cache of a group (released with the executable). */
 shl_status fuse_cache_new(plan_ctx *pc, fused_params *fp);
@@ -119,6 +121,10 @@ shl_status fuse_analyze(plan_ctx *pc, const shl_block *blk, fuse_block **out);
 /* What the planner does with op #i of the block (every op counted): plan it
  * as usual, skip it (fused or a view nobody materialises), or emit *site. */
 fuse_action fuse_action_at(const fuse_block *fb, uint32_t i, const fuse_site **site);
+/* The value the planner binds for operand v of an op planned as usual: v,
+ * or the one element a broadcast that is not materialised reads (only
+ * scatters get such operands; see scatter.c). */
+const shl_value *fuse_operand(const fuse_block *fb, const shl_value *v);
 void fuse_free(fuse_block *fb);
 
 #endif

@@ -362,6 +362,34 @@ static shl_status run_prog(const frun *f) {
   return NULL;
 }
 
+/* A group of one f32 binary op runs node by node when its result shares an
+ * operand's memory (prog_overlaps), and run_chunk then hands the op each
+ * chunk of an operand in place (LOC_EXT); the f32 binary loops (ew_f32.c)
+ * read each vector of elements before they store the same elements, so an
+ * operand that the group reads only that way may be overwritten by the
+ * result (the frame layout decides, plan_frame.c).  Other kernels may read
+ * their operand again after writing (exp does), so they do not qualify.
+ * convnet's ReLU after its first convolution no longer holds a second
+ * 6.4 MB buffer. */
+int fuse_inplace_input(const fused_params *fp) {
+  if (fp->softmax || fp->n_out != 1 || fp->rows != 1 || fp->n_passes != 1 || !fp->n_nodes) return -1;
+  const fnode *op = &fp->nodes[fp->n_nodes - 1];
+  if (op->kind != FN_EW || op->loc != LOC_OUT || op->out != 0) return -1;
+  if ((op->eval != ew_binary_eval && op->eval != ew_binary_eval_sa && op->eval != ew_binary_eval_sb) ||
+      !ew_binary_scalar_ok(op->params))
+    return -1;
+  for (uint32_t k = 0; k + 1 < fp->n_nodes; k++)
+    if (fp->nodes[k].kind != FN_LEAF) return -1;
+  for (uint32_t k = 0; k + 1 < fp->n_nodes; k++) {
+    const fnode *nd = &fp->nodes[k];
+    bool ok = nd->loc == LOC_EXT && nd->esz == op->esz;
+    for (uint32_t j = 0; j + 1 < fp->n_nodes && ok; j++)
+      ok = fp->nodes[j].ext != nd->ext || fp->nodes[j].loc == LOC_EXT;
+    if (ok) return (int)nd->ext;
+  }
+  return -1;
+}
+
 static shl_status fused_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const fused_params *fp = po->params;
   if (fp->softmax) return fuse_softmax_run(fp, in, out);

@@ -148,12 +148,15 @@ static shl_status new_value_slots(plan_ctx *pc, exec_plan *p, const shl_type *t,
   return NULL;
 }
 
-/* Resolves a value used in builder b, capturing it from enclosing plans. */
+static shl_status resolve_full(plan_ctx *pc, builder *b, const shl_value *v, uint32_t *slot);
+
+/* Resolves a value used in builder b, capturing it from enclosing plans.
+ * A splat constant's slot may hold one element (fused groups only). */
 static shl_status resolve(plan_ctx *pc, builder *b, const shl_value *v, uint32_t *slot) {
   if (vmap_get(&b->vals, v, slot)) return NULL;
   if (!b->parent) return st_error(SHLOC_ERR_VERIFY, NULL, NULL, "value used outside its scope");
   uint32_t ps;
-  ST_TRY(resolve(pc, b->parent, v, &ps));
+  ST_TRY(resolve_full(pc, b->parent, v, &ps));
   exec_plan *p = b->plan;
   ST_TRY(new_value_slots(pc, p, v->type, SLOT_CAPTURE, slot));
   for (uint32_t k = 0; k < plan_leaf_count(v->type); k++) {
@@ -189,7 +192,8 @@ static shl_status check_tuples(const shl_op *op) {
 /* A constant's buffer: the attribute's own bytes when they are aligned for
  * the element type (kernels only read constant slots, and the module outlives
  * its executables), so a large constant is held once, not copied into the
- * plan; a splat or misaligned value is expanded into plan memory. */
+ * plan; a misaligned value is copied into plan memory, and of a splat one
+ * element (expand_splat makes the rest when a kernel needs them). */
 static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v, void **out) {
   const shl_type *t = op->results[0].type;
   int64_t nbytes = type_num_bytes(t);
@@ -202,15 +206,32 @@ static shl_status materialize(plan_ctx *pc, const shl_op *op, const shl_attr *v,
     *out = (void *)src;
     return NULL;
   }
+  if (v->u.dense.splat && nbytes) nbytes = (int64_t)sz;
   uint8_t *d = plan_alloc(pc, (size_t)nbytes ? (size_t)nbytes : 1);
   if (!d) return st_oom();
-  if (v->u.dense.splat) {
-    for (int64_t i = 0; i < nbytes / (int64_t)(sz ? sz : 1); i++) memcpy(d + (size_t)i * sz, src, sz);
-  } else if (nbytes) {
-    memcpy(d, src, (size_t)nbytes);
-  }
+  if (nbytes) memcpy(d, src, (size_t)nbytes);
   *out = d;
   return NULL;
+}
+
+/* Every element of splat constant slot s (JAX exports full-shape splats;
+ * fused groups read them as scalars, so most never need this). */
+static shl_status expand_splat(plan_ctx *pc, exec_plan *p, uint32_t s) {
+  plan_slot *sl = &p->slots[s];
+  if (sl->kind != SLOT_CONST || !sl->splat) return NULL;
+  size_t nbytes = (size_t)type_num_bytes(sl->type), sz = dtype_bytes(type_storage_dtype(sl->type));
+  uint8_t *d = plan_alloc(pc, nbytes ? nbytes : 1);
+  if (!d) return st_oom();
+  for (size_t i = 0; i + sz <= nbytes; i += sz) memcpy(d + i, sl->const_data, sz);
+  sl->const_data = d;
+  sl->splat = false;
+  return NULL;
+}
+
+/* resolve, for a kernel that reads every element. */
+static shl_status resolve_full(plan_ctx *pc, builder *b, const shl_value *v, uint32_t *slot) {
+  ST_TRY(resolve(pc, b, v, slot));
+  return expand_splat(pc, b->plan, *slot);
 }
 
 static shl_status build(plan_ctx *pc, builder *b, const shl_region *r);
@@ -247,7 +268,7 @@ static shl_status plan_results(plan_ctx *pc, builder *b, const shl_op *op) {
   p->result_slots = plan_alloc(pc, (op->n_operands + 1) * sizeof(uint32_t));
   if (!p->result_slots) return st_oom();
   for (uint32_t i = 0; i < op->n_operands; i++) {
-    ST_TRY(resolve(pc, b, op->operands[i], &p->result_slots[i]));
+    ST_TRY(resolve_full(pc, b, op->operands[i], &p->result_slots[i]));
     if (!lives_use(&b->lives, p->result_slots[i], b->n_ops + 1)) return st_oom();
   }
   return NULL;
@@ -257,6 +278,8 @@ static shl_status plan_constant(plan_ctx *pc, builder *b, const shl_op *op) {
   uint32_t s;
   ST_TRY(new_slot(pc, b->plan, op->results[0].type, SLOT_CONST, &s));
   ST_TRY(materialize(pc, op, op_attr(op, "value"), &b->plan->slots[s].const_data));
+  const shl_attr *v = op_attr(op, "value");
+  b->plan->slots[s].splat = v->u.dense.splat && type_num_bytes(op->results[0].type) > 0;
   return vmap_put(pc, &b->vals, &op->results[0], s) ? NULL : st_oom();
 }
 
@@ -289,6 +312,7 @@ static shl_status plan_view(plan_ctx *pc, builder *b, const shl_op *op, bool *do
   ST_TRY(new_slot(pc, p, t, src.kind, &v));
   if (src.kind == SLOT_CONST) {
     p->slots[v].const_data = src.const_data;
+    p->slots[v].splat = src.splat; /* a view of a splat is a splat */
   } else {
     p->slots[v].share = src.share ? src.share : s + 1;
     if (!lives_def(&b->lives, v, b->n_ops)) return st_oom();
@@ -321,11 +345,11 @@ static shl_status emit_fused(plan_ctx *pc, builder *b, plan_op *po, const fuse_s
 }
 
 /* An op's operands, one slot per leaf. */
-static shl_status bind_operands(plan_ctx *pc, builder *b, plan_op *po) {
+static shl_status bind_operands(plan_ctx *pc, builder *b, const fuse_block *fb, plan_op *po) {
   const shl_op *op = po->op;
   for (uint32_t i = 0, j = 0; i < op->n_operands; i++) {
     uint32_t s;
-    shl_status st = resolve(pc, b, op->operands[i], &s);
+    shl_status st = resolve_full(pc, b, fb ? fuse_operand(fb, op->operands[i]) : op->operands[i], &s);
     if (st) return st_at(st, &op->pos, op_name_cstr(op));
     for (uint32_t k = 0; k < plan_leaf_count(op->operands[i]->type); k++, j++) {
       po->in_slots[j] = s + k;
@@ -365,7 +389,7 @@ static shl_status bind_results(plan_ctx *pc, builder *b, plan_op *po) {
 }
 
 /* An op run by its own kernel. */
-static shl_status emit_op(plan_ctx *pc, builder *b, plan_op *po) {
+static shl_status emit_op(plan_ctx *pc, builder *b, const fuse_block *fb, plan_op *po) {
   const shl_op *op = po->op;
   po->kernel = plan_kernel_of(op);
   po->n_in = po->n_out = 0;
@@ -376,7 +400,7 @@ static shl_status emit_op(plan_ctx *pc, builder *b, plan_op *po) {
   po->regions = plan_alloc(pc, (op->n_regions + 1) * sizeof(exec_plan *));
   if (!po->in_slots || !po->out_slots || !po->regions) return st_oom();
   if (!po->kernel->run) return op_error(op, SHLOC_ERR_UNSUPPORTED, "is not supported by the executor");
-  ST_TRY(bind_operands(pc, b, po));
+  ST_TRY(bind_operands(pc, b, fb, po));
   ST_TRY(plan_op_regions(pc, b, po));
   ST_TRY(bind_results(pc, b, po));
   if (!po->kernel->prepare) return NULL;
@@ -405,7 +429,7 @@ static shl_status plan_one(plan_ctx *pc, builder *b, const fuse_block *fb, const
   }
   plan_op *po = &b->plan->ops[b->n_ops];
   po->op = op;
-  ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, po));
+  ST_TRY(act == FUSE_EMIT ? emit_fused(pc, b, po, site) : emit_op(pc, b, fb, po));
   b->n_ops++;
   return NULL;
 }

@@ -18,6 +18,8 @@ typedef struct {
   slot_kind kind;
   size_t offset;     /* SLOT_FRAME: byte offset in the frame */
   void *const_data;  /* SLOT_CONST */
+  bool splat;        /* SLOT_CONST: const_data holds one element of a splat, expanded only when a
+                        kernel other than a fused group (which reads it as a scalar) reads the slot */
   uint32_t share;    /* SLOT_FRAME: 1 + the slot whose buffer this one uses (a scatter updating in place, or
                         a reshape's view of it); 0 = its own */
 } plan_slot;

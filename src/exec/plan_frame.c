@@ -46,10 +46,11 @@ static uint32_t buffer_of(const exec_plan *p, uint32_t s) {
   return s;
 }
 
-/* A softmax group writes its result over its operand (fuse_softmax.c) when
- * nothing reads that buffer later (nor another operand of the group, through
- * the same slot or a view) and the result is not one of the plan's. */
-static void share_softmax(exec_plan *p, slot_life *life, uint32_t i, uint32_t sx) {
+/* A softmax group (fuse_softmax.c) or a group of one f32 binary op
+ * (fuse_run.c) writes its result over operand sx when nothing reads that
+ * buffer later (nor another operand of the group, through the same slot or
+ * a view) and the result is not one of the plan's. */
+static void share_fused(exec_plan *p, slot_life *life, uint32_t i, uint32_t sx) {
   const plan_op *po = &p->ops[i];
   uint32_t o = po->in_slots[sx], r = po->out_slots[0], root = buffer_of(p, o);
   if (p->slots[o].kind != SLOT_FRAME || life[root].last != i || life[r].last > p->n_ops ||
@@ -64,12 +65,13 @@ static void share_softmax(exec_plan *p, slot_life *life, uint32_t i, uint32_t sx
 /* Scatter updates its results in place when they share the inputs' buffers:
  * a result takes over input k's buffer when nothing reads that buffer later
  * (nor elsewhere in the op, through the same slot or a view), so the copy of
- * the input disappears.  Softmax groups likewise (share_softmax). */
+ * the input disappears.  Fused groups likewise (share_fused). */
 static void share_dead_operands(exec_plan *p, slot_life *life) {
   for (uint32_t i = 0; i < p->n_ops; i++) {
     const plan_op *po = &p->ops[i];
     int sx = po->kernel == &kernel_fused ? fuse_softmax_input(po->params) : -1;
-    if (sx >= 0) share_softmax(p, life, i, (uint32_t)sx);
+    if (po->kernel == &kernel_fused && sx < 0) sx = fuse_inplace_input(po->params);
+    if (sx >= 0) share_fused(p, life, i, (uint32_t)sx);
     if (po->kernel != &kernel_scatter) continue;
     for (uint32_t k = 0; k < po->n_out && k < po->n_in; k++) {
       uint32_t o = po->in_slots[k], r = po->out_slots[k];

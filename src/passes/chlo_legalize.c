@@ -103,13 +103,26 @@ static shl_status replace(cl_pass *p, shl_block *b, shl_op *op) {
   shl_value **res = ARENA_ARRAY(e.a, shl_value *, op->n_results + 1);
   if (!res) return st_oom();
   shl_op *prev = op->prev;
-  rule_for(op)(&e, op, res);
+  cl_rule rule = rule_for(op);
+  rule(&e, op, res);
   for (uint32_t i = 0; i < op->n_results && !e.st; i++) {
     if (!res[i]) e.st = st_oom();
     else if (!type_eq(res[i]->type, op->results[i].type))
       e.st = op_error(op, SHLOC_ERR_UNSUPPORTED, "decomposition produced a result of another type");
-    else if (!ptrmap_put(&p->repl, &op->results[i], res[i])) e.st = st_oom();
   }
+  if (e.st && (p->flags & PASS_CHLO_KEEP_UNCOVERED) && shloc_status_code(e.st) == SHLOC_ERR_UNSUPPORTED &&
+      rule != cl_rule_scan && rule != cl_rule_ragged_dot) {
+    /* The new ops only use each other and the op's operands: drop them. */
+    shl_op *next;
+    for (shl_op *o = prev ? prev->next : b->first; o != op; o = next) {
+      next = o->next;
+      block_remove(b, o);
+    }
+    shloc_status_free(e.st);
+    return NULL;
+  }
+  for (uint32_t i = 0; i < op->n_results && !e.st; i++)
+    if (!ptrmap_put(&p->repl, &op->results[i], res[i])) e.st = st_oom();
   if (e.st) return e.st;
   ST_TRY(order_new_ops(e.a, b, prev ? prev->next : b->first, op, res));
   block_remove(b, op);

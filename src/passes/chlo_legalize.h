@@ -30,6 +30,10 @@ enum {
    * StableHLO's compatibility expander rewrites stablehlo.tan for targets
    * before v1.4.0, where it does not exist. */
   PASS_CHLO_EXPAND_TAN = 1u << 0,
+  /* An elementwise op or top_k whose formula does not cover its types (f8
+   * erf, ...) is left in place instead of failing the pass (the linalg
+   * lowering calls such ops out); scan and ragged_dot still fail. */
+  PASS_CHLO_KEEP_UNCOVERED = 1u << 1,
 };
 /* Rewrites m in place and verifies the result; *replaced (may be NULL)
  * counts the CHLO ops replaced. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "passes/chlo_legalize.h"
 #include "passes/lower_custom_calls.h"
 #include "passes/lower_linalg_emit.h"
 
@@ -178,7 +179,11 @@ shl_status ll_refuse(const shl_op *op, const char *why) {
 
 static bool type_ok(const shl_type *t) { return t->kind == TY_TENSOR && type_is_static(t); }
 
-static bool type_native(const shl_type *t) { return type_ok(t) && ll_native_dtype(t->dtype); }
+static bool type_native(const shl_type *t) {
+  shl_dtype d = t->dtype;
+  return type_ok(t) &&
+         (ll_native_dtype(d) || d == DT_C64 || d == DT_C128 || ll_narrow_float(d) || ll_sub_byte_int(d));
+}
 
 shl_status ll_check_types(const shl_op *op) {
   for (uint32_t i = 0; i < op->n_operands; i++)
@@ -390,7 +395,17 @@ static shl_status emit_constant(ll_emit *e, const shl_op *op) {
   pr_newline(&e->pr);
   ll_results(e, op);
   pr_puts(&e->pr, "arith.constant ");
-  pr_dense_literal(&e->pr, v);
+  shl_dtype dt = op->results[0].type->dtype;
+  if (ll_narrow_float(dt) || ll_sub_byte_int(dt)) {
+    /* the storage bytes (bit patterns; sub-byte integers extended) */
+    const uint8_t *d = attr_dense_data(v);
+    if (!d) return st_oom();
+    pr_puts(&e->pr, "dense<\"0x");
+    for (size_t i = 0; i < v->u.dense.nbytes; i++) pr_printf(&e->pr, "%02X", (unsigned)d[i]);
+    pr_puts(&e->pr, "\">");
+  } else {
+    pr_dense_literal(&e->pr, v);
+  }
   pr_puts(&e->pr, " : ");
   ll_type(e, op->results[0].type);
   return NULL;
@@ -631,6 +646,10 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   *out = NULL;
   *out_len = 0;
   ST_TRY(lower_custom_calls_but_checks(m));
+  /* CHLO ops compile as their StableHLO decompositions (upstream's formulas,
+   * what a portable artifact holds); an op whose types no formula covers
+   * stays and is called out. */
+  if (pass_has_chlo(m)) ST_TRY(pass_legalize_chlo(m, PASS_CHLO_KEEP_UNCOVERED, NULL));
   ll_emit e = {.top = m->top->regions[0].blocks[0],
                .func_prefix = opts && opts->func_prefix ? opts->func_prefix : "",
                .parallel = opts && opts->schedule};
@@ -647,6 +666,7 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   ll_check_declarations(&e);
   ll_blas_declarations(&e);
   ll_libm_declarations(&e);
+  ll_complex_declarations(&e);
   e.pr.indent = 0;
   pr_newline(&e.pr);
   pr_puts(&e.pr, "}\n");
@@ -678,4 +698,10 @@ shl_status pass_lower_linalg_with(shloc_module *m, const pass_lower_linalg_optio
   *out = e.pr.buf;
   *out_len = e.pr.len;
   return NULL;
+}
+
+int64_t ll_parallel_rows(const ll_emit *e, int64_t rows, int64_t work) {
+  if (!e->parallel || rows < 2 || work < LL_PARALLEL_MIN) return 0;
+  int64_t tiles = rows < LL_PARALLEL_TILES ? rows : LL_PARALLEL_TILES;
+  return (rows + tiles - 1) / tiles;
 }

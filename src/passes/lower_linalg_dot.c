@@ -7,7 +7,9 @@
 #define LL_MAX_RANK 16
 
 static void zero_fill(ll_emit *e, const shl_type *rt, uint32_t *out) {
-  uint32_t z = dtype_is_float(rt->dtype) ? ll_cst_float(e, "0.0", rt->dtype) : ll_cst_int(e, 0, rt->dtype);
+  uint32_t z = dtype_is_complex(rt->dtype) ? ll_complex_zero(e, rt->dtype)
+               : dtype_is_float(rt->dtype)  ? ll_cst_float(e, "0.0", rt->dtype)
+                                            : ll_cst_int(e, 0, rt->dtype);
   uint32_t empty = ll_empty(e, rt);
   *out = ll_fresh(e);
   pr_newline(&e->pr);
@@ -58,6 +60,13 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   int nb = (int)nlb, nc = (int)nlc, nlf = lt->rank - nb - nc, nrf = rt_->rank - nb - nc;
   int n_par = nb + nlf + nrf, n_all = n_par + nc;
   if (n_par != out->rank || n_all > LL_MAX_RANK) return ll_refuse(op, "bad dot_dimension_numbers");
+  if ((dtype_is_complex(out->dtype) || dtype_is_complex(lt->dtype) || dtype_is_complex(rt_->dtype)) &&
+      (lt->dtype != out->dtype || rt_->dtype != out->dtype))
+    return ll_refuse(op, "complex products of mixed element types");
+  for (int i = 0; i < 3; i++) {
+    shl_dtype d = i == 0 ? lt->dtype : i == 1 ? rt_->dtype : out->dtype;
+    if (ll_narrow_float(d) || ll_sub_byte_int(d)) return ll_refuse(op, "products of narrow element types");
+  }
   bool blas;
   ST_TRY(ll_dot_blas(e, op, lb, rb, nlb, lc, rc, nlc, &blas));
   if (blas) return NULL;
@@ -119,8 +128,13 @@ shl_status ll_dot_general(ll_emit *e, const shl_op *op) {
   shl_dtype dt = at->dtype;
   uint32_t x = ll_convert(e, a, lt->dtype, dt), y = ll_convert(e, b, rt_->dtype, dt);
   bool fl = dtype_is_float(dt), bl = dtype_class(dt) == DTC_BOOL;
-  uint32_t p = ll_bin(e, fl ? "arith.mulf" : bl ? "arith.andi" : "arith.muli", x, y, dt);
-  uint32_t s = ll_bin(e, fl ? "arith.addf" : bl ? "arith.ori" : "arith.addi", c, p, dt);
+  uint32_t s;
+  if (dtype_is_complex(dt)) {
+    s = ll_complex_mul_add(e, c, x, y, dt);
+  } else {
+    uint32_t p = ll_bin(e, fl ? "arith.mulf" : bl ? "arith.andi" : "arith.muli", x, y, dt);
+    s = ll_bin(e, fl ? "arith.addf" : bl ? "arith.ori" : "arith.addi", c, p, dt);
+  }
   pr_newline(&e->pr);
   pr_puts(&e->pr, "linalg.yield ");
   ll_tmp(e, s);

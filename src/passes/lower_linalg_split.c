@@ -39,6 +39,8 @@ static const char *split_binop(const shl_op *op) {
   return NULL;
 }
 
+const char *ll_reduce_binop(const shl_op *op) { return split_binop(op); }
+
 /* binop is arith.addf, mulf, maximumf or minimumf. */
 static const char *split_identity(const char *binop, bool f64) {
   if (binop[6] == 'a') return "-0.000000e+00";

@@ -18,7 +18,8 @@ struct arena_block {
 #define HUGE_PAGE ((size_t)2 << 20)
 enum {
   ARENA_BLOCK = 64 * 1024, /* first bump block (malloc'd: small modules stay cheap) */
-  ARENA_BLOCK_MAX = 8 << 20, /* later bump blocks start at one huge page and double up to this */
+  ARENA_BLOCK_MAX = 8 << 20, /* later bump blocks double up to this (from 1 MiB one huge page, which is
+                                resident in full once touched: a small plan should not pay 2 MiB) */
   ARENA_MAP_MIN = 1 << 20, /* blocks at least this large are mmap'd */
 };
 
@@ -126,7 +127,7 @@ static void *alloc(shl_arena *a, size_t n, bool zero) {
   }
   arena_block *b = block_new(a, bump, &zeroed);
   if (!b) return NULL;
-  a->next_block = bump < HUGE_PAGE ? HUGE_PAGE : bump < ARENA_BLOCK_MAX ? bump * 2 : bump;
+  a->next_block = bump < HUGE_PAGE / 4 ? bump * 2 : bump < HUGE_PAGE ? HUGE_PAGE : bump < ARENA_BLOCK_MAX ? bump * 2 : bump;
   b->next = a->head;
   a->head = b;
   a->cur = b->data + need;

@@ -5,8 +5,10 @@
 #     transpositions where the layout needs them) compiled to an executable, run on random .npy inputs, results
 #     compared with numpy's einsum in double precision;
 #  1b. tests/data/compile/reduce_split.mlir (split float reductions, tiles on
-#     OpenMP threads) and scatter_rows.mlir (native row scatters) pass their
-#     own checks, and fail with a wrong expectation;
+#     OpenMP threads), scatter_rows.mlir (native row scatters) and
+#     exp_logistic.mlir (inlined exp/logistic) pass their own checks, and
+#     fail with a wrong expectation; softmax groups (one block, blocks on
+#     threads) equal numpy's softmax in double precision and `shloc run`;
 #  2. check runtime: a passing program exits 0, a failing check exits 1 naming
 #     file:line:col, the op, index, actual and expected; every check form of
 #     tests/data/compile/checks.mlir passes;
@@ -82,13 +84,16 @@ for i, w in enumerate(want):
 print("ok: dot_layouts: 10 products through BLAS equal numpy's")
 PY
 
-# 1b. f32 tanh and expm1 are lowered as the interpreter computes them: bit
-# for bit equal to `shloc run` (tanh: XLA's rational approximation).
+# 1b. f32 tanh, exp, logistic and expm1 are lowered as the interpreter
+# computes them: bit for bit equal to `shloc run` (tanh: XLA's rational
+# approximation; exp and logistic: its vector kernels).
 cat >"$tmp/math.mlir" <<'M'
-func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>) {
+func.func @main(%x: tensor<4096xf32>) -> (tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>) {
   %t = stablehlo.tanh %x : tensor<4096xf32>
   %e = stablehlo.exponential_minus_one %x : tensor<4096xf32>
-  return %t, %e : tensor<4096xf32>, tensor<4096xf32>
+  %x2 = stablehlo.exponential %x : tensor<4096xf32>
+  %l = stablehlo.logistic %x : tensor<4096xf32>
+  return %t, %e, %x2, %l : tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>, tensor<4096xf32>
 }
 M
 "$SHLOC" compile "$tmp/math.mlir" -o "$tmp/math" $LINK || fail "compiling math.mlir"
@@ -97,20 +102,98 @@ import os, subprocess, sys, numpy as np
 tmp, shloc = sys.argv[1:]
 rng = np.random.default_rng(2)
 x = (rng.standard_normal(4096) * 4).astype(np.float32)
+x[2048:] *= 12  # exp and logistic beyond +-87: subnormal results, underflow, overflow
 x[:12] = [0, -0.0, 1e-5, -3e-4, 4e-4, 7.9, -7.95, 8.5, np.inf, -np.inf, np.nan, 1e-30]
 np.save(os.path.join(tmp, "mx.npy"), x)
 os.mkdir(os.path.join(tmp, "mout"))
 subprocess.run([os.path.join(tmp, "math"), "--input", os.path.join(tmp, "mx.npy"), "-o", os.path.join(tmp, "mout")], check=True)
 subprocess.run([shloc, "run", os.path.join(tmp, "math.mlir"), "--input", os.path.join(tmp, "mx.npy"),
-                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy")], check=True)
+                "-o", os.path.join(tmp, "t.npy"), "-o", os.path.join(tmp, "e.npy"),
+                "-o", os.path.join(tmp, "x.npy"), "-o", os.path.join(tmp, "l.npy")], check=True)
 t = np.load(os.path.join(tmp, "mout", "result0.npy")); e = np.load(os.path.join(tmp, "mout", "result1.npy"))
 tr = np.load(os.path.join(tmp, "t.npy")); er = np.load(os.path.join(tmp, "e.npy"))
-assert (t.view(np.int32) == tr.view(np.int32)).all(), "tanh differs at %s" % np.nonzero(t.view(np.int32) != tr.view(np.int32))[0][:5]
+for i, name in ((0, "t"), (2, "x"), (3, "l")):
+    c = np.load(os.path.join(tmp, "mout", "result%d.npy" % i)).view(np.int32)
+    r = np.load(os.path.join(tmp, name + ".npy")).view(np.int32)
+    assert (c == r).all(), "%s differs at %s" % (name, np.nonzero(c != r)[0][:5])
 # expm1: libm's expm1f against the interpreter's (XLA's) formula: within 4 ULP
 ulp = np.abs(e.view(np.int32).astype(np.int64) - er.view(np.int32).astype(np.int64))
 fin = np.isfinite(er)
 assert (np.isnan(e) == np.isnan(er)).all() and ulp[fin].max() <= 4, ulp[fin].max()
-print("ok: tanh bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
+print("ok: tanh, exp, logistic bit-exact, expm1 within %d ULP of shloc run" % ulp[fin].max())
+PY
+
+# 1c. Softmax groups (lower_linalg_softmax.c): blocks of rows on threads
+# (512 x 256, scaled by 1/8 before the maximum, the attention pattern) and
+# one block (3 x 48, x / 2; 2 x 40: rows not a multiple of 16 lanes, not
+# matched), against numpy in double precision and `shloc run`.
+cat >"$tmp/softmax.mlir" <<'M'
+func.func @main(%x: tensor<2x256x256xf32>, %y: tensor<3x48xf32>, %z: tensor<2x40xf32>) -> (tensor<2x256x256xf32>, tensor<3x48xf32>, tensor<2x40xf32>) {
+  %c8 = stablehlo.constant dense<8.0> : tensor<f32>
+  %b8 = stablehlo.broadcast_in_dim %c8, dims = [] : (tensor<f32>) -> tensor<2x256x256xf32>
+  %p = stablehlo.divide %x, %b8 : tensor<2x256x256xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%p init: %ninf) applies stablehlo.maximum across dimensions = [2] : (tensor<2x256x256xf32>, tensor<f32>) -> tensor<2x256xf32>
+  %m1 = stablehlo.broadcast_in_dim %m, dims = [0, 1] : (tensor<2x256xf32>) -> tensor<2x256x1xf32>
+  %mb = stablehlo.broadcast_in_dim %m1, dims = [0, 1, 2] : (tensor<2x256x1xf32>) -> tensor<2x256x256xf32>
+  %d = stablehlo.subtract %p, %mb : tensor<2x256x256xf32>
+  %e = stablehlo.exponential %d : tensor<2x256x256xf32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [2] : (tensor<2x256x256xf32>, tensor<f32>) -> tensor<2x256xf32>
+  %s1 = stablehlo.reshape %s : (tensor<2x256xf32>) -> tensor<2x256x1xf32>
+  %sb = stablehlo.broadcast_in_dim %s1, dims = [0, 1, 2] : (tensor<2x256x1xf32>) -> tensor<2x256x256xf32>
+  %r = stablehlo.divide %e, %sb : tensor<2x256x256xf32>
+  %c2 = stablehlo.constant dense<2.0> : tensor<f32>
+  %b2 = stablehlo.broadcast_in_dim %c2, dims = [] : (tensor<f32>) -> tensor<3x48xf32>
+  %q = stablehlo.multiply %y, %b2 : tensor<3x48xf32>
+  %qm = stablehlo.reduce(%q init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<3x48xf32>, tensor<f32>) -> tensor<3xf32>
+  %qmb = stablehlo.broadcast_in_dim %qm, dims = [0] : (tensor<3xf32>) -> tensor<3x48xf32>
+  %qd = stablehlo.subtract %q, %qmb : tensor<3x48xf32>
+  %qe = stablehlo.exponential %qd : tensor<3x48xf32>
+  %qs = stablehlo.reduce(%qe init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<3x48xf32>, tensor<f32>) -> tensor<3xf32>
+  %qsb = stablehlo.broadcast_in_dim %qs, dims = [0] : (tensor<3xf32>) -> tensor<3x48xf32>
+  %qr = stablehlo.divide %qe, %qsb : tensor<3x48xf32>
+  %zm = stablehlo.reduce(%z init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<2x40xf32>, tensor<f32>) -> tensor<2xf32>
+  %zmb = stablehlo.broadcast_in_dim %zm, dims = [0] : (tensor<2xf32>) -> tensor<2x40xf32>
+  %zd = stablehlo.subtract %z, %zmb : tensor<2x40xf32>
+  %ze = stablehlo.exponential %zd : tensor<2x40xf32>
+  %zs = stablehlo.reduce(%ze init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x40xf32>, tensor<f32>) -> tensor<2xf32>
+  %zsb = stablehlo.broadcast_in_dim %zs, dims = [0] : (tensor<2xf32>) -> tensor<2x40xf32>
+  %zr = stablehlo.divide %ze, %zsb : tensor<2x40xf32>
+  return %r, %qr, %zr : tensor<2x256x256xf32>, tensor<3x48xf32>, tensor<2x40xf32>
+}
+M
+"$SHLOC" compile "$tmp/softmax.mlir" -o "$tmp/softmax" --keep "$tmp/sm_keep" $LINK || fail "compiling softmax.mlir"
+n=$(grep -c "scf.forall (" "$tmp/sm_keep/lowered.mlir")
+[ "$n" = 1 ] || fail "softmax: expected one scf.forall (the large group), got $n"
+"$PY" - "$tmp" "$SHLOC" <<'PY' || fail "softmax: compiled results differ"
+import os, subprocess, sys, numpy as np
+tmp, shloc = sys.argv[1:]
+rng = np.random.default_rng(3)
+xs = [(rng.standard_normal(s) * 20).astype(np.float32) for s in ((2, 256, 256), (3, 48), (2, 40))]
+xs[0][1, 7, :] = -np.inf  # a row of -inf: max -inf, exp(NaN) = NaN, as numpy
+xs[0][1, 8, 5] = np.nan
+args = []
+for i, x in enumerate(xs):
+    np.save(os.path.join(tmp, "sx%d.npy" % i), x)
+    args += ["--input", os.path.join(tmp, "sx%d.npy" % i)]
+os.mkdir(os.path.join(tmp, "sout"))
+subprocess.run([os.path.join(tmp, "softmax")] + args + ["-o", os.path.join(tmp, "sout")], check=True)
+subprocess.run([shloc, "run", os.path.join(tmp, "softmax.mlir")] + args +
+               sum((["-o", os.path.join(tmp, "si%d.npy" % i)] for i in range(3)), []), check=True, stdout=subprocess.DEVNULL)
+for i, (x, scale) in enumerate(zip(xs, (1 / 8, 2.0, 1.0))):
+    p = x.astype(np.float64) * scale
+    with np.errstate(invalid="ignore"):
+        e = np.exp(p - p.max(-1, keepdims=True))
+        want = e / e.sum(-1, keepdims=True)
+    got = np.load(os.path.join(tmp, "sout", "result%d.npy" % i))
+    run = np.load(os.path.join(tmp, "si%d.npy" % i))
+    assert (np.isnan(got) == np.isnan(want)).all() and (np.isnan(run) == np.isnan(want)).all(), "NaN rows differ (%d)" % i
+    ok = ~np.isnan(want)
+    err = np.abs(got[ok] - want[ok]).max()
+    assert err <= 1e-6, "softmax %d: %g from numpy" % (i, err)
+    assert np.abs(got[ok] - run[ok]).max() <= 1e-6, "softmax %d differs from shloc run" % i
+print("ok: softmax groups (max error %.2g)" % err)
 PY
 
 # 1b. Split float reductions (NaN, -0, f64, several/all dimensions) and
@@ -131,6 +214,15 @@ sed 's/\[5.0, 7.0, 9.0\]/[4.0, 7.0, 9.0]/' "$DATA/scatter_rows.mlir" >"$tmp/sr_b
 "$SHLOC" compile "$tmp/sr_bad.mlir" -o "$tmp/sr_bad" $LINK || fail "compiling sr_bad.mlir"
 "$tmp/sr_bad" --quiet 2>/dev/null && fail "scatter_rows: a wrong row passed"
 echo "ok: row scatters"
+# exp and logistic against double-precision values, through underflow (logistic(-100) is e^-100, not 0)
+"$SHLOC" compile "$DATA/exp_logistic.mlir" -o "$tmp/el" --keep "$tmp/el_keep" $LINK || fail "compiling exp_logistic.mlir"
+grep -q "expf" "$tmp/el_keep/module.ll" && fail "exp_logistic: exp was not inlined"
+"$tmp/el" --quiet || fail "exp_logistic.mlir: a check failed"
+sed 's/3.783505854e-44, 6.054601485e-39, 9.982351398e-39, 2.061153692e-09, 2.689414322e-01/3.783505854e-44, 6.054601485e-39, 9.982351398e-39, 2.061153692e-09, 2.689415216e-01/' "$DATA/exp_logistic.mlir" >"$tmp/el_bad.mlir"
+cmp -s "$DATA/exp_logistic.mlir" "$tmp/el_bad.mlir" && fail "exp_logistic: the broken copy is unchanged"
+"$SHLOC" compile "$tmp/el_bad.mlir" -o "$tmp/el_bad" $LINK || fail "compiling el_bad.mlir"
+"$tmp/el_bad" --quiet 2>/dev/null && fail "exp_logistic: a logistic 3 ULP off passed"
+echo "ok: exp and logistic"
 
 # 2. The check runtime.
 "$SHLOC" compile "$DATA/checks.mlir" -o "$tmp/checks" $LINK || fail "compiling checks.mlir"

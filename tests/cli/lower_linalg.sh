@@ -113,7 +113,7 @@ for f in "$DATA"/run_*.mlir; do
     --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops function-boundary-type-conversion=identity-layout-map" \
     --ownership-based-buffer-deallocation --buffer-deallocation-simplification --bufferization-lower-deallocations \
     --convert-bufferization-to-memref --convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata \
-    --lower-affine --convert-math-to-llvm --convert-math-to-libm --convert-arith-to-llvm --convert-index-to-llvm \
+    --lower-affine --convert-math-to-llvm --convert-math-to-libm --convert-complex-to-llvm --convert-arith-to-llvm --convert-index-to-llvm \
     --convert-func-to-llvm --convert-cf-to-llvm --finalize-memref-to-llvm --convert-func-to-llvm \
     --reconcile-unrealized-casts -o "$tmp/$b.llvm.mlir" || fail "$b: mlir-opt-22 pipeline"
   mlir-runner-22 -e entry -entry-point-result=void -shared-libs="${RUNLIBS%,}" "$tmp/$b.llvm.mlir" >"$tmp/$b.got" ||

@@ -111,6 +111,62 @@ module @all_reduce_large {
 
 // -----
 
+// Large all_reduces on 4 devices in group order 2, 0, 3, 1 (50003 f32 per
+// device: uneven chunks, and under MPI with small steps many steps and
+// pieces of the reduce-scatter): add, and the non-commutative 2a + b,
+// against the folds written out with elementwise ops in that order.
+module @all_reduce_large_4 {
+  func.func @step(%x: tensor<50003xf32>) -> (tensor<50003xf32>, tensor<50003xf32>) {
+    %s = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %t = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %t : tensor<f32>
+    }) {replica_groups = dense<[[2, 0, 3, 1]]> : tensor<1x4xi64>} : (tensor<50003xf32>) -> tensor<50003xf32>
+    %f = "stablehlo.all_reduce"(%x) ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %two = stablehlo.constant dense<2.0> : tensor<f32>
+        %m = stablehlo.multiply %a, %two : tensor<f32>
+        %t = stablehlo.add %m, %b : tensor<f32>
+        stablehlo.return %t : tensor<f32>
+    }) {replica_groups = dense<[[2, 0, 3, 1]]> : tensor<1x4xi64>} : (tensor<50003xf32>) -> tensor<50003xf32>
+    return %s, %f : tensor<50003xf32>, tensor<50003xf32>
+  }
+  func.func @main() {
+    %i = stablehlo.iota dim = 0 : tensor<50003xf32>
+    %k0 = stablehlo.constant dense<0.3> : tensor<50003xf32>
+    %k1 = stablehlo.constant dense<-1.7e3> : tensor<50003xf32>
+    %k2 = stablehlo.constant dense<1.0e4> : tensor<50003xf32>
+    %k3 = stablehlo.constant dense<1.0e-3> : tensor<50003xf32>
+    %two = stablehlo.constant dense<2.0> : tensor<50003xf32>
+    %s0 = stablehlo.multiply %i, %k0 : tensor<50003xf32>
+    %x0 = stablehlo.sine %s0 : tensor<50003xf32>
+    %x1 = stablehlo.add %s0, %k1 : tensor<50003xf32>
+    %c = stablehlo.cosine %i : tensor<50003xf32>
+    %x2 = stablehlo.multiply %c, %k2 : tensor<50003xf32>
+    %x3 = stablehlo.multiply %i, %k3 : tensor<50003xf32>
+    %r:8 = "interpreter.run_parallel"(%x0, %x1, %x2, %x3) {programs = [[@step], [@step], [@step], [@step]]} :
+        (tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>) ->
+        (tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>,
+         tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>, tensor<50003xf32>)
+    %a1 = stablehlo.add %x2, %x0 : tensor<50003xf32>
+    %a2 = stablehlo.add %a1, %x3 : tensor<50003xf32>
+    %sum = stablehlo.add %a2, %x1 : tensor<50003xf32>
+    %m1 = stablehlo.multiply %x2, %two : tensor<50003xf32>
+    %f1 = stablehlo.add %m1, %x0 : tensor<50003xf32>
+    %m2 = stablehlo.multiply %f1, %two : tensor<50003xf32>
+    %f2 = stablehlo.add %m2, %x3 : tensor<50003xf32>
+    %m3 = stablehlo.multiply %f2, %two : tensor<50003xf32>
+    %f = stablehlo.add %m3, %x1 : tensor<50003xf32>
+    check.expect_eq %r#0, %sum : tensor<50003xf32>
+    check.expect_eq %r#1, %f : tensor<50003xf32>
+    check.expect_eq %r#4, %sum : tensor<50003xf32>
+    check.expect_eq %r#7, %f : tensor<50003xf32>
+    func.return
+  }
+}
+
+// -----
+
 // Empty operands on 2 devices: all_reduce, collective_permute.
 module @empty_operands {
   func.func @step(%x: tensor<0xf32>) -> (tensor<0xf32>, tensor<0xf32>) {

@@ -5,8 +5,9 @@
  * pieces) and one row; smooth values and every class of special value
  * (infinities, NaN, all-equal rows, exp overflow and underflow, subnormals).
  * NaNs are compared as NaN, not by payload.  The plan must use the softmax
- * path, writing over its dead operand, and a group that is not exactly a softmax (the max also returned)
- * must not.  Known values of one softmax come from a double-precision
+ * path, writing over its dead operand; with the row maxima and sums and
+ * other row reductions of x also returned it must still use it (same bits),
+ * and a group that is not a softmax (exp's result also returned) must not.  Known values of one softmax come from a double-precision
  * computation here. */
 #include <math.h>
 #include <setjmp.h>
@@ -82,7 +83,25 @@ static const char *const special_rows[] = {
     "[-100.0, -101.5, -99.25, -720.0, -98.0, -1000.0, -99.0]",                              /* far below zero */
 };
 
-static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
+/* What else the fused copy returns: nothing; its row maxima and sums, the
+ * row sums of x and the row minima of the scaled x (still a softmax group,
+ * folding those in its first pass); exp's result (not a softmax group). */
+typedef enum { EXTRA_NONE, EXTRA_ROWS, EXTRA_EXP } extra_kind;
+
+/* check that row results %f<name> and %u<name> agree bit for bit, any NaN matching any NaN */
+static void same_rows(text_buf *t, const char *name, int R) {
+  for (int u = 0; u < 2; u++) {
+    const char *p = u ? "u" : "f";
+    put(t, "  %%%s%s_n = stablehlo.compare NE, %%%s%s, %%%s%s : (tensor<%dxf32>, tensor<%dxf32>) -> tensor<%dxi1>\n", p, name, p, name, p,
+        name, R, R, R);
+    put(t, "  %%%s%s_c = stablehlo.select %%%s%s_n, %%rn, %%%s%s : tensor<%dxi1>, tensor<%dxf32>\n", p, name, p, name, p, name, R, R);
+    put(t, "  %%%s%s_i = stablehlo.bitcast_convert %%%s%s_c : (tensor<%dxf32>) -> tensor<%dxi32>\n", p, name, p, name, R, R);
+  }
+  put(t, "  stablehlo.custom_call @check.expect_eq(%%f%s_i, %%u%s_i) {has_side_effect = true} : (tensor<%dxi32>, tensor<%dxi32>) -> ()\n",
+      name, name, R, R);
+}
+
+static char *program(int R, int C, pre_kind pre, bool special, extra_kind extra) {
   text_buf t = {0};
   char ty[64], ry[32];
   snprintf(ty, sizeof ty, "tensor<%dx%dxf32>", R, C);
@@ -104,6 +123,7 @@ static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
   put(&t, "  %%cs = stablehlo.constant dense<0.125> : %s\n", ty);
   put(&t, "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n");
   put(&t, "  %%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n");
+  put(&t, "  %%pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>\n");
   /* fused (f) and op by op (u, each result through a barrier) */
   for (int u = 0; u < 2; u++) {
     const char *p = u ? "u" : "f";
@@ -134,13 +154,24 @@ static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
     BAR("s", ry);
     put(&t, "  %%%ssb%s = stablehlo.broadcast_in_dim %%%ss, dims = [0] : (%s) -> %s\n", p, s, p, ry, ty);
     BAR("sb", ty);
+    if (extra == EXTRA_ROWS) {
+      put(&t, "  %%%ssx%s = stablehlo.reduce(%%%s init: %%z) applies stablehlo.add across dimensions = [1] : (%s, tensor<f32>) -> %s\n",
+          p, s, xin, ty, ry);
+      BAR("sx", ry);
+      put(&t, "  %%%smn%s = stablehlo.reduce(%%%s init: %%pinf) applies stablehlo.minimum across dimensions = [1] : (%s, tensor<f32>) -> %s\n",
+          p, s, src, ty, ry);
+      BAR("mn", ry);
+    }
+    if (extra == EXTRA_EXP && !u) put(&t, "  %%fe2 = stablehlo.optimization_barrier %%fe : %s\n", ty);
     /* the result through a barrier on both sides, so that the checks below
      * do not join the fused group */
     put(&t, "  %%%so_ = stablehlo.divide %%%se, %%%ssb : %s\n", p, p, p, ty);
     put(&t, "  %%%so = stablehlo.optimization_barrier %%%so_ : %s\n", p, p, ty);
 #undef BAR
   }
-  if (max_out) put(&t, "  stablehlo.custom_call @check.expect_eq(%%fm, %%um) {has_side_effect = true} : (%s, %s) -> ()\n", ry, ry);
+  put(&t, "  %%rn = stablehlo.constant dense<0x7FC00000> : %s\n", ry);
+  if (extra == EXTRA_ROWS)
+    for (int k = 0; k < 4; k++) same_rows(&t, (const char *[]){"m", "s", "sx", "mn"}[k], R);
   /* NaN as NaN: both sides' NaNs replaced by one pattern, then compared as bits */
   put(&t, "  %%qn = stablehlo.constant dense<0x7FC00000> : %s\n", ty);
   for (int u = 0; u < 2; u++) {
@@ -155,13 +186,16 @@ static char *program(int R, int C, pre_kind pre, bool special, bool max_out) {
   return t.buf;
 }
 
-static void check(int R, int C, pre_kind pre, bool special) {
-  char *text = program(R, C, pre, special, false);
+static void check(int R, int C, pre_kind pre, bool special, extra_kind extra) {
+  char *text = program(R, C, pre, special, extra);
   uint32_t n[2] = {0, 0};
   run_main_ok(text, 2, count_softmax, n);
-  if (n[0] != 1) fail_msg("%dx%d pre %d special %d: %u softmax groups planned, want 1", R, C, (int)pre, (int)special, n[0]);
-  /* fx (a barrier's buffer) dies at the softmax, which writes over it */
-  if (n[1] != 1) fail_msg("%dx%d pre %d special %d: not in place", R, C, (int)pre, (int)special);
+  if (n[0] != 1)
+    fail_msg("%dx%d pre %d special %d extra %d: %u softmax groups planned, want 1", R, C, (int)pre, (int)special, (int)extra, n[0]);
+  /* fx (a barrier's buffer) dies at the softmax, which writes over it
+   * (when the softmax is its only result) */
+  if (n[1] != (extra == EXTRA_NONE))
+    fail_msg("%dx%d pre %d special %d extra %d: in place %u", R, C, (int)pre, (int)special, (int)extra, n[1]);
   free(text);
 }
 
@@ -173,14 +207,26 @@ static void test_same_bits(void **state) {
    * op-by-op copy would differ for that reason). */
   static const int shapes[][2] = {{64, 256}, {37, 1500}, {2, 3000}, {3, 2000}, {300, 10}, {2, 1025}, {2, 1}};
   for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-    for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(shapes[s][0], shapes[s][1], (pre_kind)pre, false);
-  for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(14, 7, (pre_kind)pre, true);
+    for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(shapes[s][0], shapes[s][1], (pre_kind)pre, false, EXTRA_NONE);
+  for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++) check(14, 7, (pre_kind)pre, true, EXTRA_NONE);
 }
 
-/* The row maxima also returned: an ordinary fused group. */
+/* Other row reductions of x or the scaled x that are results, and the row
+ * maxima and sums returned: one softmax group, folding them in its first
+ * pass, gives the bits of the ops one at a time (rows of several pieces,
+ * of one piece, several rows per chunk, and every special value). */
+static void test_row_folds(void **state) {
+  (void)state;
+  static const int shapes[][2] = {{64, 256}, {37, 1500}, {3, 4100}, {2, 8192}, {300, 10}, {147, 7}};
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+    for (int pre = PRE_NONE; pre <= PRE_SPLAT; pre++)
+      check(shapes[s][0], shapes[s][1], (pre_kind)pre, shapes[s][1] == 7, EXTRA_ROWS);
+}
+
+/* exp's result also returned: an ordinary fused group. */
 static void test_not_softmax(void **state) {
   (void)state;
-  char *text = program(64, 256, PRE_DIV, false, true);
+  char *text = program(64, 256, PRE_DIV, false, EXTRA_EXP);
   uint32_t n[2] = {1, 1};
   run_main_ok(text, 2, count_softmax, n);
   assert_int_equal(n[0], 0);
@@ -227,6 +273,7 @@ static void test_values(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_bits),
+      cmocka_unit_test(test_row_folds),
       cmocka_unit_test(test_not_softmax),
       cmocka_unit_test(test_values),
   };

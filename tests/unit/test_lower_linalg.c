@@ -3,7 +3,8 @@
  * SHLOC_ERR_UNSUPPORTED, a message naming the op and "cannot be lowered to
  * linalg yet", and the op's position; no text is returned.  A covered
  * program gives upstream ops only; ops without a native pattern call
- * shloc_rt_op. */
+ * shloc_rt_op, and light ops (complex, CHLO, f8, i4, reduce_precision)
+ * have one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,12 +118,71 @@ static void test_covered_program(void **state) {
   free(out);
 }
 
+
+/* Light ops on complex, narrow float and sub-byte integer elements, CHLO ops
+ * and reduce_precision compile natively: no shloc_rt_op call-out (issue #17). */
+static void expect_native(const char *text, const char *must_have) {
+  char *out = NULL;
+  shloc_status st = lower_text(text, &out);
+  if (st) fail_msg("%s", shloc_status_message(st));
+  if (strstr(out, "shloc_rt_op")) fail_msg("called out:\n%s", out);
+  if (!strstr(out, must_have)) fail_msg("no %s in:\n%s", must_have, out);
+  free(out);
+}
+
+static void test_light_ops_native(void **state) {
+  (void)state;
+  /* complex: parts through complex.re/im/create, glibc's functions for exp and division */
+  expect_native("func.func @main(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {\n"
+                "  %e = stablehlo.exponential %x : tensor<4xcomplex<f32>>\n"
+                "  %d = stablehlo.divide %e, %x : tensor<4xcomplex<f32>>\n"
+                "  %m = stablehlo.multiply %d, %x : tensor<4xcomplex<f32>>\n"
+                "  return %m : tensor<4xcomplex<f32>>\n"
+                "}\n",
+                "func.call @cexp(");
+  expect_native("func.func @main(%x: tensor<4xcomplex<f64>>) -> tensor<4xf64> {\n"
+                "  %a = stablehlo.abs %x : (tensor<4xcomplex<f64>>) -> tensor<4xf64>\n"
+                "  return %a : tensor<4xf64>\n"
+                "}\n",
+                "func.call @hypot(");
+  expect_native("func.func @main(%x: tensor<2x3xcomplex<f64>>, %y: tensor<3x2xcomplex<f64>>) -> tensor<2x2xcomplex<f64>> {\n"
+                "  %p = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<2x3xcomplex<f64>>, "
+                "tensor<3x2xcomplex<f64>>) -> tensor<2x2xcomplex<f64>>\n"
+                "  return %p : tensor<2x2xcomplex<f64>>\n"
+                "}\n",
+                "complex.create");
+  /* CHLO: its StableHLO decomposition */
+  expect_native("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                "  %r = chlo.lgamma %x : tensor<4xf32> -> tensor<4xf32>\n"
+                "  return %r : tensor<4xf32>\n"
+                "}\n",
+                "math.log");
+  /* f8: decoded to f64, rounded back with integer code */
+  expect_native("func.func @main(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {\n"
+                "  %r = stablehlo.add %x, %x : tensor<4xf8E4M3FN>\n"
+                "  return %r : tensor<4xf8E4M3FN>\n"
+                "}\n",
+                "math.roundeven");
+  /* i4: computed in i8, wrapped */
+  expect_native("func.func @main(%x: tensor<4xi4>) -> tensor<4xi4> {\n"
+                "  %r = stablehlo.multiply %x, %x : tensor<4xi4>\n"
+                "  return %r : tensor<4xi4>\n"
+                "}\n",
+                "arith.shrsi");
+  expect_native("func.func @main(%x: tensor<4xbf16>) -> tensor<4xbf16> {\n"
+                "  %r = stablehlo.reduce_precision %x, format = e5m2 : tensor<4xbf16>\n"
+                "  return %r : tensor<4xbf16>\n"
+                "}\n",
+                "arith.bitcast");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_unsupported_op),
       cmocka_unit_test(test_unsupported_types),
       cmocka_unit_test(test_covered_program),
       cmocka_unit_test(test_callout),
+      cmocka_unit_test(test_light_ops_native),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

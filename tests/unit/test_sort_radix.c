@@ -35,7 +35,9 @@ typedef struct {
   int64_t dims[2];
   int dim;       /* sorted dimension */
   bool payload;  /* a second operand: i32 element numbers */
-  int specials;  /* 1: NaNs, zeros of both signs and infinities among the keys; 2: no NaNs */
+  int specials;  /* 1: NaNs, zeros of both signs and infinities among the keys; 2: no NaNs;
+                    3: most keys within 1 +- 5e-4, one in 16 out to +-5e8 (two buckets of the
+                    top digit hold almost all keys) */
   int distinct;  /* keys drawn from this many values (0: any) */
 } sort_case;
 
@@ -127,7 +129,8 @@ static uint64_t rng_next(uint64_t *s) {
 }
 
 /* Key i: random bits, or one of `distinct` values; with specials, NaNs of
- * both signs and payloads, zeros of both signs and infinities mixed in. */
+ * both signs and payloads, zeros of both signs and infinities mixed in, or
+ * (3) most keys near 1. */
 static void fill_keys(const sort_case *c, void *keys, int64_t n, uint64_t seed) {
   uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
   for (int64_t i = 0; i < n; i++) {
@@ -137,6 +140,7 @@ static void fill_keys(const sort_case *c, void *keys, int64_t n, uint64_t seed) 
     int sp = c->specials ? (int)(rng_next(&s) % 16) : 15;
     static const double inf = INFINITY;
     double v = sp == 0 ? -0.0 : sp == 1 ? 0.0 : sp == 2 ? inf : sp == 3 ? -inf : d;
+    if (c->specials == 3) v = sp == 0 ? d * 1e6 : 1.0 + d * 1e-6;
     switch (c->kt) {
       case K_F32: {
         float f = (float)v;
@@ -296,6 +300,9 @@ static void test_shared_slices(void **state) {
       /* JAX's comparator, keys alone; with NaN and -0 (which do not map back) */
       {K_F32, C_JAX, 1, {300001}, 0, false, 0, 0},
       {K_F32, C_JAX, 1, {300001}, 0, false, 1, 0},
+      /* buckets too large for every thread's scratch to fit in one of n items */
+      {K_F32, C_JAX, 1, {300001}, 0, false, 3, 0},
+      {K_F64, C_TOTAL, 1, {200001}, 0, true, 3, 0},
       /* strided slices (sorting the outer dimension), few distinct keys */
       {K_F32, C_JAX, 2, {131075, 3}, 0, false, 0, 0},
       {K_F32, C_JAX, 2, {131075, 3}, 0, true, 1, 5},

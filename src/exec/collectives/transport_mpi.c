@@ -10,8 +10,8 @@
  * permute is one send/receive pair and a broadcast only leaves the root;
  * messages go directly between device ranks, which needs no communicator
  * per process group (creating one is itself a collective over the run).
- * all_reduce moves its own data (whole operands in one round for two
- * members or small operands, else reduce-scatter + all-gather) and folds
+ * all_reduce moves its own data (whole operands in one round for small
+ * operands, else a pipelined reduce-scatter + all-gather) and folds
  * in group order, the same fold the thread transport computes, so results
  * are bit-identical to it and independent of MPI's own (unspecified)
  * reduction order.  send/recv and infeed: transport_mpi_p2p.c.
@@ -59,13 +59,17 @@ bool mpi_notice_arrived(shloc_mpi *m) {
 
 /* Completes reqs[0..n) and, with `flag`, waits until it is set (by serve,
  * on the coordinator); stops when a peer fails or the timeout passes.  The
- * coordinator serves requests meanwhile.  Spins briefly, then yields the
- * core (ranks often outnumber cores). */
+ * coordinator serves requests meanwhile.  Polls without pause for
+ * WAIT_SPIN_NS, then yields the core at every poll (ranks often outnumber
+ * cores).  Yielding at once (after a few hundred polls, as before) cost the
+ * split all_reduce a time slice whenever a peer was still folding: on a
+ * loaded machine 1 MiB on 2 ranks took 8-16 ms instead of 0.2-0.3 ms. */
 shl_status mpi_wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, const int *peer, uint32_t n,
-                             const bool *flag) {
+                          const bool *flag) {
   shloc_mpi *m = w->m;
   struct timespec t0, t;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  bool yield = false;
   for (uint64_t spin = 0;; spin++) {
     if (w->coord) ST_TRY(mpi_serve(w, op));
     bool done = !flag || *flag;
@@ -79,13 +83,16 @@ shl_status mpi_wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, 
     if (done) return NULL;
     shl_status st = NULL;
     if (mpi_notice_arrived(m)) st = mpi_peer_failed(w, op);
-    else if (spin >= 256 && spin % 64 == 0) {
+    else if (spin % 16 == 15) {
       clock_gettime(CLOCK_MONOTONIC, &t);
-      for (uint32_t i = 0; t.tv_sec - t0.tv_sec >= (time_t)m->timeout_s && !st && i < n; i++)
+      int64_t ns = (int64_t)(t.tv_sec - t0.tv_sec) * 1000000000 + (t.tv_nsec - t0.tv_nsec);
+      bool late = ns >= (int64_t)m->timeout_s * 1000000000;
+      yield = ns >= WAIT_SPIN_NS;
+      for (uint32_t i = 0; late && !st && i < n; i++)
         if (reqs[i])
           st = op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for rank %d (device #%d)", m->timeout_s,
                         peer[i], peer[i]);
-      if (!st && flag && t.tv_sec - t0.tv_sec >= (time_t)m->timeout_s)
+      if (!st && flag && late)
         st = op_error(op, SHLOC_ERR_RUNTIME, "timed out after %u s waiting for a partner", m->timeout_s);
     }
     if (st) { /* no message may land in buffers the caller frees */
@@ -93,7 +100,7 @@ shl_status mpi_wait_until(mpi_world *w, const shl_op *op, shloc_mpi_req **reqs, 
         if (reqs[i]) m->abi->cancel(reqs[i]);
       return st;
     }
-    if (spin >= 256) sched_yield();
+    if (yield) sched_yield();
   }
 }
 
@@ -210,6 +217,15 @@ static shl_status sig_check(mpi_world *w, const shl_op *op, const coll_entry *me
   }
   free(r->reqs);
   free(r->peer);
+  return st;
+}
+
+/* sig_check after data messages were posted: st is the posting's status
+ * (which wins). */
+static shl_status sig_finish(mpi_world *w, const shl_op *op, const coll_entry *me, sig_round *sr, shl_status st) {
+  shl_status s2 = sig_check(w, op, me, sr);
+  if (!st) return s2;
+  if (s2) shloc_status_free(s2);
   return st;
 }
 
@@ -348,72 +364,123 @@ static void cancel_all(shloc_mpi *m, shloc_mpi_req **reqs, uint32_t n) {
     if (reqs[i]) m->abi->cancel(reqs[i]);
 }
 
-/* One step of the all_reduce on elements [0, len) of in / out (already
- * offset).  Split: reduce-scatter into out's own chunk, then all-gather
- * ((g-1)/g of the operand out and in, twice).  Direct: every member sends
- * its whole operand to every other and folds all of them (one round; the
- * same bytes for two members, (g-1) times the operand for more).  Member
- * j's piece arrives in its own slot (member 0's directly in out) and is
+/* Whole operands in one round: every member sends its operand to every
+ * other and folds all of them ((g-1) times the operand out and in), for
+ * small operands, where latency counts more than bytes.  Member j's
+ * operand arrives in its own slot (member 0's directly in out) and is
  * folded as soon as it and all before it are in, left to right in group
  * order.  With `sr` (the first step), the signature exchange completes
  * after the data messages are posted: one round trip instead of two. */
-static shl_status reduce_step(mpi_world *w, const shl_op *op, const coll_entry *me, const shl_buf *in, void *in_data,
-                              void *out_data, int64_t len, bool direct, const coll_fold *fold, shloc_mpi_req **reqs,
-                              int *peer, sig_round *sr) {
+static shl_status reduce_direct(mpi_world *w, const shl_op *op, const coll_entry *me, shl_dtype dt, const uint8_t *in,
+                                uint8_t *out, int64_t len, const coll_fold *fold, shloc_mpi_req **reqs, int *peer,
+                                sig_round *sr) {
   shloc_mpi *m = w->m;
-  uint32_t g = me->n_ids, pos = me->pos, parts = direct ? 1 : g;
-  size_t es = dtype_bytes(in->dtype);
-  int64_t c0 = chunk_start(len, parts, direct ? 0 : pos), cn = chunk_start(len, parts, (direct ? 0 : pos) + 1) - c0;
-  int64_t stride = direct ? len : len / g + 1;
-  uint8_t *scratch = w->reduce_buf, *dst = (uint8_t *)out_data + c0 * es;
-  const uint8_t *mine = (const uint8_t *)in_data + c0 * es;
+  uint32_t g = me->n_ids, pos = me->pos;
+  size_t bytes = (size_t)len * dtype_bytes(dt);
+  uint8_t *scratch = w->reduce_buf;
   /* reqs[j]: the receive from member j; reqs[g + j]: the send to it. */
   for (uint32_t j = 0; j < 2 * g; j++) reqs[j] = NULL;
   shl_status st = NULL;
   for (uint32_t j = 0; !st && j < g; j++) {
     if (j == pos) continue;
-    int64_t s = chunk_start(len, parts, direct ? 0 : j), sn = chunk_start(len, parts, (direct ? 0 : j) + 1) - s;
-    void *slot = j == 0 ? (void *)dst : scratch + (size_t)(j - 1) * stride * es;
+    void *slot = j == 0 ? (void *)out : scratch + (size_t)(j - 1) * bytes;
     peer[j] = peer[g + j] = (int)me->ids[j];
-    int rc = m->abi->irecv(m->run_comm, slot, (size_t)cn * es, (int)me->ids[j], 0, &reqs[j]);
-    if (!rc) rc = m->abi->isend(m->run_comm, (uint8_t *)in_data + s * es, (size_t)sn * es, (int)me->ids[j], 0, &reqs[g + j]);
+    int rc = m->abi->irecv(m->run_comm, slot, bytes, (int)me->ids[j], 0, &reqs[j]);
+    if (!rc) rc = m->abi->isend(m->run_comm, in, bytes, (int)me->ids[j], 0, &reqs[g + j]);
     if (rc) st = mpi_fail(m, op, rc, "all_reduce exchange");
   }
-  if (sr) {
-    shl_status s2 = sig_check(w, op, me, sr);
-    if (!st) st = s2;
-    else if (s2) shloc_status_free(s2);
-  }
+  if (sr) st = sig_finish(w, op, me, sr, st);
   if (st) {
     cancel_all(m, reqs, 2 * g);
     return st;
   }
-  if (pos == 0 && cn) memcpy(dst, mine, (size_t)cn * es);
+  if (pos == 0 && bytes) memcpy(out, in, bytes);
   for (uint32_t j = 0; j < g; j++) {
     if (j != pos) ST_TRY(mpi_wait_all(w, op, &reqs[j], &peer[j], 1));
     if (j == 0) continue;
-    const void *src = j == pos ? mine : scratch + (size_t)(j - 1) * stride * es;
-    st = fold->fn(fold->ctx, in->dtype, dst, src, cn);
+    st = fold->fn(fold->ctx, dt, out, j == pos ? in : scratch + (size_t)(j - 1) * bytes, len);
     if (st) {
       cancel_all(m, reqs, 2 * g);
       return st;
     }
   }
-  ST_TRY(mpi_wait_all(w, op, reqs + g, peer + g, g));
-  if (direct) return NULL;
-  for (uint32_t j = 0; j < g; j++) {
-    if (j == pos) continue;
-    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
-    int rc = m->abi->irecv(m->run_comm, (uint8_t *)out_data + s * es, (size_t)sn * es, (int)me->ids[j], 1, &reqs[j]);
-    if (!rc) rc = m->abi->isend(m->run_comm, dst, (size_t)cn * es, (int)me->ids[j], 1, &reqs[g + j]);
-    if (rc) {
-      cancel_all(m, reqs, 2 * g);
-      return mpi_fail(m, op, rc, "all_reduce exchange");
-    }
-  }
-  return mpi_wait_all(w, op, reqs, peer, 2 * g);
+  return mpi_wait_all(w, op, reqs + g, peer + g, g);
 }
 
+/* Pieces of `pe` elements in a chunk of cn. */
+static int64_t n_pieces(int64_t cn, int64_t pe) { return (cn + pe - 1) / pe; }
+
+/* Reduce-scatter + all-gather, as MPI's large-message algorithms move
+ * bytes: the span is cut into one chunk per member, member j receives
+ * chunk j of every other member, folds the g contributions left to right
+ * in group order into out (the thread transport's fold, so the same bits),
+ * and sends the folded chunk to every other member ((g-1)/g of the operand
+ * out and in, twice; each member folds 1/g of it).  Chunks go in pieces of
+ * `pe` elements, every message posted up front except the all-gather's
+ * sends, which leave as soon as their piece is folded: a piece is folded
+ * while later ones arrive (and while it is in cache), and peers fetch the
+ * folded pieces while the next ones are folded.  Member 0's piece arrives
+ * directly in out (only member 0 copies its own).  reqs / peer hold
+ * 4 * g * pieces-per-chunk entries. */
+static shl_status reduce_split(mpi_world *w, const shl_op *op, const coll_entry *me, shl_dtype dt, const uint8_t *in,
+                               uint8_t *out, int64_t len, int64_t pe, const coll_fold *fold, shloc_mpi_req **reqs,
+                               int *peer, sig_round *sr) {
+  shloc_mpi *m = w->m;
+  uint32_t g = me->n_ids, pos = me->pos;
+  size_t es = dtype_bytes(dt);
+  int64_t c0 = chunk_start(len, g, pos), cn = chunk_start(len, g, pos + 1) - c0, stride = len / g + 1;
+  uint32_t np = (uint32_t)n_pieces(stride, pe), mp = (uint32_t)n_pieces(cn, pe);
+  /* rx[j * np + p]: piece p of this member's chunk from member j; rest: every other message. */
+  shloc_mpi_req **rx = reqs, **rest = reqs + (size_t)g * np;
+  int *rx_peer = peer, *rest_peer = peer + (size_t)g * np;
+  uint32_t nr = 0;
+  for (size_t i = 0; i < 4 * (size_t)g * np; i++) reqs[i] = NULL;
+  uint8_t *scratch = w->reduce_buf, *dst = out + c0 * es;
+  const uint8_t *mine = in + c0 * es;
+  shl_status st = NULL;
+  for (uint32_t j = 0; !st && j < g; j++) {
+    if (j == pos) continue;
+    int r = (int)me->ids[j], rc = 0;
+    int64_t s = chunk_start(len, g, j), sn = chunk_start(len, g, j + 1) - s;
+    uint8_t *slot = j == 0 ? dst : scratch + (size_t)(j - 1) * stride * es;
+    for (int64_t o = 0; !rc && o < cn; o += pe) {
+      size_t b = (size_t)(cn - o < pe ? cn - o : pe) * es;
+      rx_peer[j * np + o / pe] = r;
+      rc = m->abi->irecv(m->run_comm, slot + o * es, b, r, 0, &rx[j * np + o / pe]);
+    }
+    for (int64_t o = 0; !rc && o < sn; o += pe) { /* its folded chunk, then my contribution to it */
+      size_t b = (size_t)(sn - o < pe ? sn - o : pe) * es;
+      rest_peer[nr] = r;
+      rc = m->abi->irecv(m->run_comm, out + (s + o) * es, b, r, 1, &rest[nr++]);
+    }
+    for (int64_t o = 0; !rc && o < sn; o += pe) {
+      size_t b = (size_t)(sn - o < pe ? sn - o : pe) * es;
+      rest_peer[nr] = r;
+      rc = m->abi->isend(m->run_comm, in + (s + o) * es, b, r, 0, &rest[nr++]);
+    }
+    if (rc) st = mpi_fail(m, op, rc, "all_reduce exchange");
+  }
+  if (sr) st = sig_finish(w, op, me, sr, st);
+  for (uint32_t p = 0; !st && p < mp; p++) {
+    int64_t o = (int64_t)p * pe, n = cn - o < pe ? cn - o : pe;
+    uint8_t *d = dst + o * es;
+    for (uint32_t j = 0; !st && j < g; j++) {
+      if (j != pos) st = mpi_wait_all(w, op, &rx[j * np + p], &rx_peer[j * np + p], 1);
+      if (!st && j == 0 && pos == 0) memcpy(d, mine + o * es, (size_t)n * es);
+      if (st || j == 0) continue;
+      st = fold->fn(fold->ctx, dt, d, j == pos ? mine + o * es : scratch + ((size_t)(j - 1) * stride + o) * es, n);
+    }
+    for (uint32_t j = 0; !st && j < g; j++) {
+      if (j == pos) continue;
+      rest_peer[nr] = (int)me->ids[j];
+      int rc = m->abi->isend(m->run_comm, d, (size_t)n * es, (int)me->ids[j], 1, &rest[nr++]);
+      if (rc) st = mpi_fail(m, op, rc, "all_reduce exchange");
+    }
+  }
+  if (!st) return mpi_wait_all(w, op, rest, rest_peer, nr);
+  cancel_all(m, reqs, (uint32_t)(4 * (size_t)g * np));
+  return st;
+}
 static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op, const coll_entry *me, shl_buf *const *out,
                                  const coll_fold *fold) {
   mpi_world *w = (mpi_world *)cw;
@@ -421,9 +488,9 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
   sig_round sr;
   ST_TRY(sig_post(w, op, me, &sr));
   uint32_t g = me->n_ids;
-  shloc_mpi_req **reqs = calloc(2 * (size_t)g + 1, sizeof *reqs);
-  int *peer = calloc(2 * (size_t)g + 1, sizeof *peer);
-  shl_status st = reqs && peer ? NULL : st_oom();
+  shloc_mpi_req **reqs = NULL;
+  int *peer = NULL;
+  shl_status st = NULL;
   for (uint32_t k = 0; !st && k < me->n; k++) {
     const shl_buf *in = me->bufs[k];
     size_t es = dtype_bytes(in->dtype);
@@ -431,14 +498,21 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
       st = op_error(op, SHLOC_ERR_RUNTIME, "result #%u has a different size than its operand", k);
       break;
     }
-    /* Two members move the same bytes either way: one round is better;
-     * small operands are latency-bound. */
-    bool direct = g == 2 || (size_t)in->n * es * (g - 1) <= DIRECT_REDUCE_BYTES;
+    /* Small operands are latency-bound: one round of whole operands. */
+    bool direct = (size_t)in->n * es * (g - 1) <= DIRECT_REDUCE_BYTES;
     /* Elements per step: each device sends at most reduce_step bytes. */
     int64_t per = (int64_t)(w->m->reduce_step / (es ? es : 1));
     int64_t step = direct ? per / (g > 1 ? g - 1 : 1) + 1 : (per + 1) * g;
     int64_t span = in->n < step ? in->n : step;
+    /* Pieces of REDUCE_PIECE_BYTES (a quarter of a small step, so tests
+     * cover several), at most MAX_PIECES per chunk: the same on every
+     * member, which all know span and g. */
+    size_t pb = w->m->reduce_step / 4 < REDUCE_PIECE_BYTES ? w->m->reduce_step / 4 : REDUCE_PIECE_BYTES;
+    int64_t pe = (int64_t)(pb / (es ? es : 1)), most = n_pieces(span / g + 1, MAX_PIECES);
+    if (pe < most) pe = most;
+    if (pe < 1) pe = 1;
     size_t need = direct ? (size_t)span * es * (g - 1) + 1 : (size_t)(span / g + 1) * es * g;
+    size_t nq = direct ? 2 * (size_t)g : 4 * (size_t)g * (size_t)n_pieces(span / g + 1, pe);
     if (need > w->reduce_cap) {
       free(w->reduce_buf);
       w->reduce_cap = 0;
@@ -448,19 +522,26 @@ static shl_status mpi_all_reduce(coll_world *cw, uint32_t dev, const shl_op *op,
       }
       w->reduce_cap = need;
     }
+    free(reqs);
+    free(peer);
+    reqs = calloc(nq + 1, sizeof *reqs);
+    peer = calloc(nq + 1, sizeof *peer);
+    if (!reqs || !peer) {
+      st = st_oom();
+      break;
+    }
     for (int64_t off = 0; !st && off < in->n; off += step) {
       int64_t len = in->n - off < step ? in->n - off : step;
-      st = reduce_step(w, op, me, in, (uint8_t *)in->data + off * es, (uint8_t *)out[k]->data + off * es, len, direct,
-                       fold, reqs, peer, sr.reqs ? &sr : NULL);
+      const uint8_t *src = (const uint8_t *)in->data + off * es;
+      uint8_t *dst = (uint8_t *)out[k]->data + off * es;
+      sig_round *first = sr.reqs ? &sr : NULL;
+      st = direct ? reduce_direct(w, op, me, in->dtype, src, dst, len, fold, reqs, peer, first)
+                  : reduce_split(w, op, me, in->dtype, src, dst, len, pe, fold, reqs, peer, first);
       sr.reqs = NULL; /* completed (and freed) by the first step */
     }
   }
   /* No step ran (no operands, or none with elements): the signatures still meet. */
-  if (sr.reqs) {
-    shl_status s2 = sig_check(w, op, me, &sr);
-    if (!st) st = s2;
-    else if (s2) shloc_status_free(s2);
-  }
+  if (sr.reqs) st = sig_finish(w, op, me, &sr, st);
   free(reqs);
   free(peer);
   return st;

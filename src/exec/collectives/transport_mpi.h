@@ -25,8 +25,15 @@
  * scratch); $SHLOC_MPI_REDUCE_STEP sets it (tests use small steps). */
 #define REDUCE_STEP_BYTES ((size_t)64 << 20)
 /* all_reduce sends whole operands (one round) up to this many bytes out
- * per device and step, or always with two members. */
+ * per device and step; larger ones go as reduce-scatter + all-gather in
+ * pieces of REDUCE_PIECE_BYTES, at most MAX_PIECES per chunk (smaller
+ * pieces, 32 and 128 KiB, were slower at 1 MiB: each message of Open MPI's
+ * shared-memory path costs a handshake). */
 #define DIRECT_REDUCE_BYTES ((size_t)64 << 10)
+#define REDUCE_PIECE_BYTES ((size_t)1 << 20)
+#define MAX_PIECES 16
+/* A wait polls this long before it yields the core (mpi_wait_until). */
+#define WAIT_SPIN_NS 200000
 
 typedef struct {
   int32_t rank;

@@ -94,6 +94,11 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n);
 bool ew_f32_binary_ok(shl_opid id);
 bool ew_f32_binary(shl_opid id, const float *a, const float *b, float *r, int64_t n);
 bool ew_f32_binary_scalar(shl_opid id, const float *a, float y, bool swap, float *r, int64_t n);
+/* Copies a to r with stores that bypass the cache (for results not read
+ * again soon: no read of r's lines before they are written); a thread that
+ * used it calls ew_stream_fence before others read r. */
+void ew_f32_stream(const float *a, float *r, int64_t n);
+void ew_stream_fence(void);
 
 /* f32 programs: a fused group of f32 ops evaluated a few vectors at a time
  * (ew_f32.c), giving the same values as the ops' own loops.  The value
@@ -136,6 +141,9 @@ void ew_prog_run(const ew_prog *p, const float *const *src, float *const *dst, i
 bool ew_fold_ok(shl_opid binop, shl_dtype dt);
 void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc);
 bool ew_fold_identity(shl_opid binop, shl_dtype dt, void *acc);
+/* f32: the same as ew_fold on each piece of `piece` elements of src[0, n)
+ * in turn (the last one shorter), folding several pieces at once. */
+void ew_fold_f32_pieces(shl_opid binop, const float *src, int64_t n, int64_t piece, float *acc);
 
 /* select: pred_n is 1 (scalar predicate) or n. */
 void ew_select_apply(const uint8_t *pred, int64_t pred_n, const void *t, const void *f, void *dst, int64_t n,

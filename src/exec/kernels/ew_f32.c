@@ -14,6 +14,9 @@
  * evaluate in double and round once; arguments beyond 2^14 (and non-finite
  * ones) go through libm.  `r` must not overlap `a`. */
 #include <math.h>
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 
 #include "ew_common.h"
 #include "kutil.h"
@@ -554,6 +557,25 @@ EW_CLONES void ew_prog_run(const ew_prog *p, const float *const *src, float *con
   if (i < n) prog_block(body, n_body, r, src, dst, i, n - i);
 }
 
+/* ---- stores that bypass the cache ---- */
+
+void ew_f32_stream(const float *a, float *r, int64_t n) {
+#ifdef __SSE2__
+  int64_t i = 0;
+  for (; i < n && ((uintptr_t)(r + i) & 15); i++) r[i] = a[i];
+  for (; i + 4 <= n; i += 4) _mm_stream_ps(r + i, _mm_loadu_ps(a + i));
+  for (; i < n; i++) r[i] = a[i];
+#else
+  memcpy(r, a, (size_t)n * sizeof *r);
+#endif
+}
+
+void ew_stream_fence(void) {
+#ifdef __SSE2__
+  _mm_sfence();
+#endif
+}
+
 /* ---- folds ---- */
 
 bool ew_fold_ok(shl_opid binop, shl_dtype dt) {
@@ -561,8 +583,9 @@ bool ew_fold_ok(shl_opid binop, shl_dtype dt) {
          (binop == OP_ADD || binop == OP_MULTIPLY || binop == OP_MAXIMUM || binop == OP_MINIMUM);
 }
 
-/* Lane-parallel partial results, combined at the end; max/min track NaNs
- * separately because the vector max does not propagate them. */
+/* f64: lane-parallel partial results of an `omp simd` reduction, combined
+ * at the end; max/min track NaNs separately because the vector max does not
+ * propagate them. */
 #define DEF_FOLD(NAME, T, INF)                                                         \
   EW_CLONES static T NAME(shl_opid binop, const T *a, int64_t n, T acc) {             \
     T s;                                                                               \
@@ -593,14 +616,120 @@ bool ew_fold_ok(shl_opid binop, shl_dtype dt) {
     }                                                                                  \
   }
 
-DEF_FOLD(fold_f32, float, INFINITY)
 DEF_FOLD(fold_f64, double, INFINITY)
+
+/* f32 folds have one order on every machine, the one GCC gives the loops
+ * above on AVX-512: of a run of n elements, element i < n - n % 16 goes to
+ * lane i % 16 (lane = lane op element), the rest to lane 0 in order; then
+ * r = identity, r = r op lane for lanes 0..15 (the scalar max keeping r on
+ * ties), and acc op r.  Written out so that several runs (the pieces of a
+ * row) fold at once: each lane is a chain of dependent operations, and
+ * FOLD_K independent chains keep the vector unit busy. */
+enum { FOLD_K = 4 };
+
+#define V_ADD(s, x) ((s) + (x))
+#define V_MUL(s, x) ((s) * (x))
+#define V_MAX(s, x) vsel((x) > (s), (x), (s))
+#define V_MIN(s, x) vsel((x) < (s), (x), (s))
+#define S_ADD(s, x) ((s) + (x))
+#define S_MUL(s, x) ((s) * (x))
+#define S_MAX(s, x) ((x) > (s) ? (x) : (s))
+#define S_MIN(s, x) ((x) < (s) ? (x) : (s))
+#define L_MAX(r, l) ((r) > (l) ? (r) : (l))
+#define L_MIN(r, l) ((r) < (l) ? (r) : (l))
+
+/* k runs of len elements, run j at a + j * stride: r[j] (the lanes
+ * combined), bad[j] (a NaN seen; only when NAN_SEEN). */
+#define DEF_LANES(NAME, VOP, SOP, LOP, ID, NAN_SEEN)                                  \
+  EW_INLINE void NAME(const float *a, int64_t len, int64_t stride, int k, float *r, bool *bad) { \
+    vf32 v[FOLD_K];                                                                  \
+    vi32 nan[FOLD_K];                                                                \
+    _Pragma("GCC unroll 4") for (int j = 0; j < FOLD_K; j++) {                       \
+      v[j] = VSPLAT(ID);                                                             \
+      nan[j] = (vi32){0};                                                            \
+    }                                                                                \
+    int64_t vec = len - len % 16;                                                    \
+    for (int64_t i = 0; i < vec; i += 16) {                                          \
+      _Pragma("GCC unroll 4") for (int j = 0; j < FOLD_K; j++) {                     \
+        if (j >= k) break;                                                           \
+        vf32 x;                                                                      \
+        memcpy(&x, a + j * stride + i, sizeof x);                                    \
+        v[j] = VOP(v[j], x);                                                         \
+        if (NAN_SEEN) nan[j] |= x != x;                                              \
+      }                                                                              \
+    }                                                                                \
+    _Pragma("GCC unroll 4") for (int j = 0; j < FOLD_K; j++) {                       \
+      if (j >= k) break;                                                             \
+      for (int64_t i = vec; i < len; i++) {                                          \
+        float x = a[j * stride + i];                                                 \
+        v[j][0] = SOP(v[j][0], x);                                                   \
+        if (NAN_SEEN) nan[j][0] |= x != x;                                           \
+      }                                                                              \
+      float q = ID;                                                                  \
+      int32_t any = 0;                                                               \
+      for (int l = 0; l < 16; l++) {                                                 \
+        q = LOP(q, v[j][l]);                                                         \
+        if (NAN_SEEN) any |= nan[j][l];                                              \
+      }                                                                              \
+      r[j] = q;                                                                      \
+      bad[j] = any != 0;                                                             \
+    }                                                                                \
+  }
+
+DEF_LANES(lanes_add, V_ADD, S_ADD, S_ADD, 0.0f, 0)
+DEF_LANES(lanes_mul, V_MUL, S_MUL, S_MUL, 1.0f, 0)
+DEF_LANES(lanes_max, V_MAX, S_MAX, L_MAX, -INFINITY, 1)
+DEF_LANES(lanes_min, V_MIN, S_MIN, L_MIN, INFINITY, 1)
+
+/* acc op r, r being a run's lanes combined */
+#define C_ADD(acc, r, bad) ((acc) + (r))
+#define C_MUL(acc, r, bad) ((acc) * (r))
+#define C_MAX(acc, r, bad) (((bad) || (acc) != (acc)) ? NAN : (acc) > (r) ? (acc) : (r))
+#define C_MIN(acc, r, bad) (((bad) || (acc) != (acc)) ? NAN : (acc) < (r) ? (acc) : (r))
+
+/* k (a constant: FOLD_K or 1) runs folded into acc in order. */
+#define DEF_RUNS(NAME, LANES, COMBINE)                                                    \
+  EW_INLINE float NAME(const float *a, int64_t len, int64_t stride, int k, float acc) { \
+    float r[FOLD_K];                                                                      \
+    bool bad[FOLD_K];                                                                     \
+    LANES(a, len, stride, k, r, bad);                                                     \
+    _Pragma("GCC unroll 4") for (int j = 0; j < FOLD_K; j++) {                            \
+      if (j >= k) break;                                                                  \
+      acc = COMBINE(acc, r[j], bad[j]);                                                   \
+    }                                                                                     \
+    return acc;                                                                           \
+  }
+
+DEF_RUNS(runs_add, lanes_add, C_ADD)
+DEF_RUNS(runs_mul, lanes_mul, C_MUL)
+DEF_RUNS(runs_max, lanes_max, C_MAX)
+DEF_RUNS(runs_min, lanes_min, C_MIN)
+
+/* a[0 .. n) folded into acc piece by piece (pieces of `piece` > 0
+ * elements; no elements: one empty piece, acc op identity). */
+#define PIECES(RUNS)                                                                                  \
+  do {                                                                                                \
+    if (n <= 0) return RUNS(a, 0, 0, 1, acc);                                                         \
+    int64_t j = 0;                                                                                    \
+    for (; n - j >= FOLD_K * piece; j += FOLD_K * piece) acc = RUNS(a + j, piece, piece, FOLD_K, acc); \
+    for (; j < n; j += piece) acc = RUNS(a + j, n - j < piece ? n - j : piece, piece, 1, acc);        \
+    return acc;                                                                                       \
+  } while (0)
+
+EW_CLONES static float fold_f32_pieces(shl_opid binop, const float *a, int64_t n, int64_t piece, float acc) {
+  switch (binop) {
+    case OP_ADD: PIECES(runs_add);
+    case OP_MULTIPLY: PIECES(runs_mul);
+    case OP_MAXIMUM: PIECES(runs_max);
+    default: PIECES(runs_min);
+  }
+}
 
 void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc) {
   if (dt == DT_F32) {
     float a;
     memcpy(&a, acc, sizeof a);
-    a = fold_f32(binop, src, n, a);
+    a = fold_f32_pieces(binop, src, n, n > 0 ? n : 1, a);
     memcpy(acc, &a, sizeof a);
   } else {
     double a;
@@ -608,6 +737,10 @@ void ew_fold(shl_opid binop, shl_dtype dt, const void *src, int64_t n, void *acc
     a = fold_f64(binop, src, n, a);
     memcpy(acc, &a, sizeof a);
   }
+}
+
+void ew_fold_f32_pieces(shl_opid binop, const float *src, int64_t n, int64_t piece, float *acc) {
+  *acc = fold_f32_pieces(binop, src, n, piece > 0 ? piece : 1, *acc);
 }
 
 bool ew_fold_identity(shl_opid binop, shl_dtype dt, void *acc) {

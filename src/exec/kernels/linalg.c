@@ -15,7 +15,7 @@
 static shl_status linalg_check_type(const shl_op *op, shl_dtype t) {
   if (!dtype_is_float(t) && !dtype_is_complex(t))
     return op_error(op, SHLOC_ERR_UNSUPPORTED, "on %s is not supported", dtype_name(t));
-  return mathlib_require(op);
+  return mathlib_require_lapack(op);
 }
 
 /* Real types solve in double and round once: XLA's blocked algorithms and

@@ -57,11 +57,15 @@ typedef struct {
   void (*set_threads)(int);
 } mathlib;
 
-/* Loads the libraries (once per process; later calls are cheap); an error
- * naming op (when not NULL) and what could not be loaded when they are missing. */
+/* Loads BLAS (once per process; later calls are cheap); an error naming op
+ * (when not NULL) and what could not be loaded when it is missing. */
 shl_status mathlib_require(const shl_op *op);
 
-/* The loaded functions; only after mathlib_require succeeded. */
+/* The same for BLAS and LAPACKE (factorizations). */
+shl_status mathlib_require_lapack(const shl_op *op);
+
+/* The loaded functions; BLAS's after mathlib_require succeeded, LAPACKE's
+ * (spotrf ... and s, d, c, z) after mathlib_require_lapack. */
 const mathlib *mathlib_get(void);
 
 #endif

@@ -4,6 +4,13 @@
  * scatter_indices.  Elements whose result index falls outside the results
  * are skipped, per the spec (per element; start indices are not clamped).
  *
+ * An input or updates operand may arrive as its one element when the
+ * program broadcasts a scalar to it (fuse.c does not materialise such a
+ * broadcast): updates then have stride 0, and a one-element input is the
+ * results' fill value.  With a single-op update computation, result rows
+ * (dimension 0) are filled just before their first update and the others
+ * after all updates, so that updated rows are written to memory once.
+ *
  * Common single-op update computations (replace, add, multiply, minimum,
  * maximum, and, or, xor) run as type-specialized row loops; anything else
  * runs the region once per element. */
@@ -30,6 +37,7 @@ typedef struct {
   strided_row_fn row; /* fast path for n == 1 */
   shl_dtype dt;
   size_t esz;
+  int64_t op_n, upd_n; /* elements of an input, of an updates operand */
 } scatter_params;
 
 /* ---- row loops: dst[i*ds] = dst[i*ds] OP src[i*ss] (byte strides) ---- */
@@ -37,12 +45,14 @@ typedef struct {
 #define ROW(name, T, EXPR)                                                                  \
   static void name(void *ctx, uint8_t *d, const uint8_t *s, int64_t n, int64_t ds, int64_t ss) { \
     (void)ctx;                                                                              \
-    if (ds == (int64_t)sizeof(T) && ss == (int64_t)sizeof(T)) {                             \
-      /* Contiguous rows (the common whole-row update) vectorize. */                       \
+    if (ds == (int64_t)sizeof(T) && (ss == (int64_t)sizeof(T) || ss == 0)) {                \
+      /* Contiguous rows (the common whole-row update) vectorize, also with \
+       * one update value (broadcast updates). */                                          \
+      int64_t si = ss / (int64_t)sizeof(T);                                                 \
       _Pragma("omp simd") for (int64_t i = 0; i < n; i++) {                                \
         T a, b;                                                                             \
         memcpy(&a, d + i * (int64_t)sizeof(T), sizeof a);                                   \
-        memcpy(&b, s + i * (int64_t)sizeof(T), sizeof b);                                   \
+        memcpy(&b, s + i * si * (int64_t)sizeof(T), sizeof b);                              \
         T r = (EXPR);                                                                       \
         memcpy(d + i * (int64_t)sizeof(T), &r, sizeof r);                                   \
       }                                                                                     \
@@ -290,6 +300,8 @@ static shl_status scatter_prepare(plan_ctx *pc, const shl_op *op, void **params)
   memset(p, 0, sizeof *p);
   p->n = n;
   p->rank = opt->rank;
+  p->op_n = type_num_elements(opt);
+  p->upd_n = type_num_elements(ut);
   p->dt = type_storage_dtype(opt);
   p->esz = dtype_bytes(p->dt);
   memcpy(p->op_dims, opt->dims, (size_t)opt->rank * sizeof *opt->dims);
@@ -328,15 +340,15 @@ static shl_status scatter_prepare(plan_ctx *pc, const shl_op *op, void **params)
 }
 
 /* The part of one update window that lands inside the results: box in
- * elements, offsets of its first element in results and updates.  False
- * when nothing lands. */
-static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs, int64_t uofs, int64_t oofs,
+ * elements, offsets of its first element in results and updates (one
+ * update value: stride 0).  False when nothing lands. */
+static bool window_box(const scatter_params *p, bool one_upd, const shl_buf *si, int64_t sofs, int64_t uofs, int64_t oofs,
                        strided_box *box, int64_t *dst, int64_t *src, int64_t *row0) {
   int64_t start[STRIDED_MAX_RANK] = {0};
   for (int32_t k = 0; k < p->iv.n; k++) start[p->iv.op_dim[k]] = index_vec_value(&p->iv, si, sofs, k);
   box->rank = p->rank;
   *dst = oofs;
-  *src = uofs;
+  *src = one_upd ? 0 : uofs;
   for (int32_t d = 0; d < p->rank; d++) {
     int64_t lo = start[d] < 0 ? -start[d] : 0;
     int64_t hi = p->op_dims[d] - start[d];
@@ -344,9 +356,9 @@ static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs,
     if (hi <= lo) return false;
     box->dims[d] = hi - lo;
     box->ds[d] = p->op_stride[d];
-    box->ss[d] = p->win_stride[d];
+    box->ss[d] = one_upd ? 0 : p->win_stride[d];
     *dst += (start[d] + lo) * p->op_stride[d];
-    *src += lo * p->win_stride[d];
+    *src += lo * box->ss[d];
     if (d == 0) *row0 = start[d] + lo;
   }
   return true;
@@ -357,42 +369,73 @@ static bool window_box(const scatter_params *p, const shl_buf *si, int64_t sofs,
  * thread, in the order of the scatter positions, so the results are those
  * of the serial order. */
 /* The part of the window of scatter position b that lands in rows [r0, r1)
- * of the results (finished box, element offsets); false when none does. */
-static bool clipped_window(const scatter_params *p, shl_buf *const *in, int64_t b, int64_t r0, int64_t r1, strided_box *box,
-                           int64_t *dst, int64_t *src) {
+ * of the results (finished box, element offsets, the rows [*lo, *hi) of
+ * dimension 0 it touches); false when none does. */
+static bool clipped_window(const scatter_params *p, bool one_upd, shl_buf *const *in, int64_t b, int64_t r0, int64_t r1,
+                           strided_box *box, int64_t *dst, int64_t *src, int64_t *lo, int64_t *hi) {
   int64_t uofs, sofs, oofs, row = 0;
   index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
-  if (!window_box(p, in[p->n], sofs, uofs, oofs, box, dst, src, &row)) return false;
+  if (!window_box(p, one_upd, in[p->n], sofs, uofs, oofs, box, dst, src, &row)) return false;
+  *lo = 0;
+  *hi = 1;
   if (p->rank > 0) {
-    int64_t lo = row > r0 ? row : r0, hi = row + box->dims[0] < r1 ? row + box->dims[0] : r1;
-    if (lo >= hi) return false;
-    *dst += (lo - row) * box->ds[0];
-    *src += (lo - row) * box->ss[0];
-    box->dims[0] = hi - lo;
+    *lo = row > r0 ? row : r0;
+    *hi = row + box->dims[0] < r1 ? row + box->dims[0] : r1;
+    if (*lo >= *hi) return false;
+    *dst += (*lo - row) * box->ds[0];
+    *src += (*lo - row) * box->ss[0];
+    box->dims[0] = *hi - *lo;
   }
   strided_finish(box, p->esz);
   return true;
 }
 
-static void rows_part(const scatter_params *p, shl_buf *const *in, shl_buf *const *out, int64_t r0, int64_t r1) {
+/* Rows [r, r + m) of the results (dimension 0) set to the fill value. */
+static void fill_rows(const scatter_params *p, uint8_t *res, const void *fill, int64_t r, int64_t m) {
+  int64_t row = p->rank > 0 ? p->op_stride[0] : 1;
+  strided_fill(res + (size_t)(r * row) * p->esz, m * row, fill, p->esz);
+}
+
+/* With `fill` (a one-element input), the rows are filled here: each just
+ * before the first window that lands in it, the rest at the end. */
+static shl_status rows_part(const scatter_params *p, shl_buf *const *in, shl_buf *const *out, int64_t r0, int64_t r1,
+                            const void *fill) {
   uint32_t n = p->n;
   shl_dtype dt = p->dt;
   int64_t esz = (int64_t)p->esz, win = 1;
+  bool one_upd = in[n + 1]->n == 1 && p->upd_n > 1;
+  uint8_t *res = out[0]->data, *filled = fill ? calloc((size_t)(r1 - r0) + 1, 1) : NULL;
+  if (fill && !filled) return st_oom();
   for (int32_t d = 0; d < p->rank; d++) win *= p->win[d];
   for (int64_t b = 0; b < p->batch.count; b++) {
     strided_box box;
-    int64_t dst, src;
+    int64_t dst, src, lo, hi;
     /* Result rows a window updates are unpredictable: a contiguous one is
      * requested SCATTER_AHEAD windows before it is updated. */
     if (win * esz >= 256 && b + SCATTER_AHEAD < p->batch.count &&
-        clipped_window(p, in, b + SCATTER_AHEAD, r0, r1, &box, &dst, &src) && box.rank == 1 && box.ds[0] == esz) {
-      const uint8_t *q = (const uint8_t *)out[0]->data + dst * esz;
+        clipped_window(p, one_upd, in, b + SCATTER_AHEAD, r0, r1, &box, &dst, &src, &lo, &hi) && box.rank == 1 &&
+        box.ds[0] == esz) {
+      const uint8_t *q = res + dst * esz;
       for (int64_t o = 0; o < box.dims[0] * esz; o += 64) __builtin_prefetch(q + o, 1, 3);
     }
-    if (!clipped_window(p, in, b, r0, r1, &box, &dst, &src)) continue;
-    strided_walk(&box, (uint8_t *)out[0]->data + dst * esz, (const uint8_t *)in[n + 1]->data + src * esz, p->row, &dt,
-                 false);
+    if (!clipped_window(p, one_upd, in, b, r0, r1, &box, &dst, &src, &lo, &hi)) continue;
+    if (fill)
+      for (int64_t r = lo; r < hi; r++)
+        if (!filled[r - r0]) {
+          fill_rows(p, res, fill, r, 1);
+          filled[r - r0] = 1;
+        }
+    strided_walk(&box, res + dst * esz, (const uint8_t *)in[n + 1]->data + src * esz, p->row, &dt, false);
   }
+  if (fill)
+    for (int64_t r = r0; r < r1;) {
+      int64_t e = r;
+      while (e < r1 && !filled[e - r0]) e++;
+      if (e > r) fill_rows(p, res, fill, r, e - r);
+      r = e + 1;
+    }
+  free(filled);
+  return NULL;
 }
 
 /* Runs the update computation for every element of the box (element strides). */
@@ -423,21 +466,33 @@ static shl_status region_box(exec_ctx *ec, const scatter_params *p, ku_scalar_fn
 static shl_status scatter_run(exec_ctx *ec, const plan_op *po, shl_buf *const *in, shl_buf *const *out) {
   const scatter_params *p = po->params;
   uint32_t n = p->n;
-  for (uint32_t k = 0; k < n; k++)
-    if (out[k]->nbytes && out[k]->data != in[k]->data) memcpy(out[k]->data, in[k]->data, out[k]->nbytes);
+  /* one-element inputs of a larger operand (see above) */
+  const void *fill = n == 1 && in[0]->n == 1 && p->op_n > 1 ? in[0]->data : NULL;
+  bool fast = p->kind != SC_REGION && p->kind != SC_KEEP && p->batch.count > 0;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!out[k]->nbytes || out[k]->data == in[k]->data || (fill && fast)) continue;
+    if (in[k]->n == 1 && p->op_n > 1) strided_fill(out[k]->data, p->op_n, in[k]->data, dtype_bytes(out[k]->dtype));
+    else memcpy(out[k]->data, in[k]->data, out[k]->nbytes);
+  }
   if (p->kind == SC_KEEP || p->batch.count == 0) return NULL;
   if (n > STRIDED_MAX_RANK) return op_error(po->op, SHLOC_ERR_UNSUPPORTED, "too many scatter inputs");
   if (p->kind != SC_REGION) {
     int64_t rows = p->rank > 0 ? p->op_dims[0] : 1;
-    int nt = rows > 1 && in[n + 1]->n >= SCATTER_PAR_MIN ? omp_get_max_threads() : 1;
+    int nt = rows > 1 && (p->upd_n >= SCATTER_PAR_MIN || (fill && p->op_n >= SCATTER_PAR_MIN)) ? omp_get_max_threads() : 1;
     if (nt > rows) nt = (int)rows;
-#pragma omp parallel num_threads(nt) if (nt > 1)
+    bool oom = false;
+#pragma omp parallel num_threads(nt) if (nt > 1) reduction(|| : oom)
     {
       int t = omp_get_thread_num(), m = omp_get_num_threads();
-      rows_part(p, in, out, rows * t / m, rows * (t + 1) / m);
+      shl_status st = rows_part(p, in, out, rows * t / m, rows * (t + 1) / m, fill);
+      if (st) {
+        shloc_status_free(st);
+        oom = true;
+      }
     }
-    return NULL;
+    return oom ? st_oom() : NULL;
   }
+  bool one_upd = in[n + 1]->n == 1 && p->upd_n > 1;
   ku_scalar_fn fn;
   ST_TRY(ku_scalar_fn_init(&fn, po->regions[0], &po->op->regions[0]));
   shl_status st = NULL;
@@ -445,7 +500,8 @@ static shl_status scatter_run(exec_ctx *ec, const plan_op *po, shl_buf *const *i
     int64_t uofs, sofs, oofs, dst, src, row;
     index_batch_offsets(&p->batch, b, &uofs, &sofs, &oofs);
     strided_box box;
-    if (window_box(p, in[n], sofs, uofs, oofs, &box, &dst, &src, &row)) st = region_box(ec, p, &fn, &box, dst, src, in, out);
+    if (window_box(p, one_upd, in[n], sofs, uofs, oofs, &box, &dst, &src, &row))
+      st = region_box(ec, p, &fn, &box, dst, src, in, out);
   }
   ku_scalar_fn_free(&fn);
   return st;

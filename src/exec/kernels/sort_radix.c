@@ -10,7 +10,13 @@
  *
  * A large slice is sorted by all threads together (counts per chunk, so
  * that a chunk's keys land behind those of earlier chunks: stable); small
- * slices go one per thread. */
+ * slices go one per thread.
+ *
+ * Memory: keys alone are scattered into the result itself when it is a
+ * contiguous slice apart from the operand, and each bucket's LSD passes
+ * ping-pong with a per-thread stretch of scratch as long as the largest
+ * bucket (the rest of the scratch is never touched, so never resident):
+ * a 1M f32 sort holds its operand, its result and ~0.2 MB. */
 #include <omp.h>
 #include <stdlib.h>
 
@@ -47,7 +53,11 @@ typedef struct {
   int64_t base, n, st;    /* the slice: first element, length, stride */
   uint64_t flip;          /* ~0 for descending keys */
   uint64_t fmask, xc;     /* keys alone: key = b ^ (fmask if b < 0) ^ xc */
-  void *buf[2];           /* scratch of n items each */
+  void *buf[2];           /* n items each: the MSD scatter's target (the result's storage when
+                             a_out) and the buckets' scratch */
+  bool a_out;             /* buf[0] is the result: a bucket's last pass must read buf[1] */
+  int64_t bspan;          /* >0: thread t's bucket scratch is buf[1] + t * bspan */
+  void *scratch_a;        /* buf[0] when the result cannot be */
   void *perm;             /* items: the sorted order, n indices */
   void *keys;             /* items of other than f32 keys: n keys, made once per slice (prep_keys) */
   uint32_t kflags[MAX_T]; /* per thread: what making its share of the keys saw */
@@ -270,6 +280,11 @@ static void plan_buckets(rjob *j, int nt) {
     }
   }
   j->bstart[NB] = sum;
+  uint32_t most = 0;
+  for (int b = 0; b < NB; b++)
+    if (j->bstart[b + 1] - j->bstart[b] > most) most = j->bstart[b + 1] - j->bstart[b];
+  /* every thread's bucket scratch fits in buf[1] (otherwise a bucket uses its own range) */
+  j->bspan = (int64_t)most * nt <= j->n ? (int64_t)most : 0;
   int64_t target = j->n / (nt * 16) + 1;
   uint32_t first = 0;
   j->n_tasks = 0;
@@ -292,12 +307,12 @@ static int top_shift(uint64_t lo, uint64_t hi) {
  * up to 8-bit ones (fewer counters to clear and sum). */
 enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
 
-/* NAME(j, a, b, s, m, bits, h): sorts a[s..s+m) by the low `bits` bits of
- * the keys (the others are equal), storing the result through LAST; b is
- * scratch of the same range, h counters of MAX_BP x NB. */
+/* NAME(j, x, y, s, m, bits, h): sorts x[0..m), the items of positions
+ * s..s+m, by the low `bits` bits of the keys (the others are equal),
+ * storing the result through LAST; y is scratch of m items, h counters of
+ * MAX_BP x NB. */
 #define DEF_BUCKET(NAME, ITEM, KT, KEY, LAST)                                                  \
-  static void NAME(rjob *j, ITEM *a, ITEM *b, int64_t s, int64_t m, int bits, uint32_t *h) {   \
-    ITEM *x = a + s, *y = b + s;                                                               \
+  static void NAME(rjob *j, ITEM *x, ITEM *y, int64_t s, int64_t m, int bits, uint32_t *h) {   \
     if (m <= SMALL) {                                                                          \
       for (int64_t i = 1; i < m; i++) {                                                        \
         ITEM v = x[i];                                                                         \
@@ -325,6 +340,7 @@ enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
       }                                                                                        \
     }                                                                                          \
     int left = 0;                                                                              \
+    ITEM *y0 = y;                                                                              \
     for (int p = 0; p < np; p++) left += h[p * nb + (int)((k0 >> (p * w)) & mask)] != m;       \
     if (!left)                                                                                 \
       for (int64_t i = 0; i < m; i++) LAST(j, s + i, x[i]);                                    \
@@ -332,6 +348,13 @@ enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
       uint32_t *o = h + p * nb, sum = 0;                                                       \
       int sh = p * w;                                                                          \
       if (o[(k0 >> sh) & mask] == m) continue;                                                 \
+      if (left == 1 && j->a_out && x != y0) {                                                  \
+        /* the last pass must not write the result over the items it reads */                 \
+        memcpy(y, x, sizeof(ITEM) * (size_t)m);                                                \
+        ITEM *t = x;                                                                           \
+        x = y;                                                                                 \
+        y = t;                                                                                 \
+      }                                                                                        \
       for (int q = 0; q < nb; q++) {                                                           \
         uint32_t v = o[q];                                                                     \
         o[q] = sum;                                                                            \
@@ -428,7 +451,7 @@ enum { BUCKET_WIDE = 1 << 12, MAX_BP = 8 };
     for (int64_t t; (t = next_task(j, 3)) < j->n_tasks;) {                                          \
       for (uint32_t q = t ? j->tasks[t - 1] : 0; q < j->tasks[t]; q++) {                            \
         int64_t s = j->bstart[q], m = (int64_t)j->bstart[q + 1] - s;                                \
-        if (m) BUCKET(j, a, b, s, m, sh, h);                                                        \
+        if (m) BUCKET(j, a + s, j->bspan ? b + tid * j->bspan : b + s, s, m, sh, h);                \
       }                                                                                             \
     }                                                                                               \
     BARRIER(nt);                                                                                    \
@@ -487,7 +510,11 @@ static int slice_sort(rjob *j, int nt, int tid) {
   int v = w == 32 ? radix_ko32(j, nt, tid) : w == 64 ? radix_ko64(j, nt, tid) : R_MERGED;
   if (v != R_MERGED) return v;
   bool narrow = narrow_keys(j->t);
-  if (tid == 0) memset(j->next, 0, sizeof j->next); /* everyone is past the keys-only sort */
+  if (tid == 0) { /* everyone is past the keys-only sort */
+    memset(j->next, 0, sizeof j->next);
+    j->buf[0] = j->scratch_a;
+    j->a_out = false;
+  }
   BARRIER(nt);
   v = j->t == DT_F32 ? radix_it32f(j, nt, tid) : narrow ? radix_itk32(j, nt, tid) : radix_itk64(j, nt, tid);
   if (v != R_OK) return v;
@@ -503,11 +530,11 @@ static int slice_sort(rjob *j, int nt, int tid) {
 }
 
 
-/* Scratch of one slice's sort with nt threads: two item arrays, the
- * permutation, the keys, chunk and bucket counters, bucket starts and tasks. */
+/* Scratch of one slice's sort with nt threads: chunk and bucket counters,
+ * bucket starts and tasks, two item arrays, the permutation, the keys. */
 static size_t job_bytes(int64_t len, size_t item, int nt, int64_t nc) {
-  return 2 * plan_align64((size_t)len * item) + 2 * plan_align64((size_t)len * item / 2) +
-         ((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t) + 64;
+  return 2 * plan_align64((size_t)len * item) + plan_align64((size_t)len * item / 2) + (size_t)len * item / 2 +
+         plan_align64(((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t)) + 64;
 }
 
 static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
@@ -520,18 +547,27 @@ static void job_init(rjob *j, const sort_params *p, uint32_t n_ops, shl_buf *con
               .st = st, .flip = p->desc ? ~0ull : 0, .nc = nc};
   j->fmask = fl ? sign - 1 : 0;
   j->xc = (fl || sgn ? sign : 0) ^ j->flip;
-  j->buf[0] = mem;
-  mem += plan_align64((size_t)len * item);
-  j->buf[1] = mem;
-  mem += plan_align64((size_t)len * item);
-  j->perm = mem;
-  mem += plan_align64((size_t)len * item / 2);
-  j->keys = mem;
-  mem += plan_align64((size_t)len * item / 2);
+  /* Counters first, then the buckets' scratch: what keys alone touch is
+   * together at the start (exec_malloc's memory comes in 2 MiB pages). */
+  size_t counters = ((size_t)nc + (size_t)nt * MAX_BP + 2) * NB * sizeof(uint32_t);
   j->cnt = (uint32_t *)mem;
   j->bcnt = j->cnt + (size_t)nc * NB;
   j->bstart = j->bcnt + (size_t)nt * MAX_BP * NB;
   j->tasks = j->bstart + NB + 1;
+  mem += plan_align64(counters);
+  j->buf[1] = mem;
+  mem += plan_align64((size_t)len * item);
+  j->buf[0] = j->scratch_a = mem;
+  mem += plan_align64((size_t)len * item);
+  j->perm = mem;
+  mem += plan_align64((size_t)len * item / 2);
+  j->keys = mem;
+  /* keys alone go straight into a contiguous result apart from the operand */
+  int w = n_ops == 1 ? keys_only_width(t) : 0;
+  if (w && st == 1 && out[0]->data != in[0]->data) {
+    j->buf[0] = (uint8_t *)out[0]->data + (size_t)j->base * (size_t)(w / 8);
+    j->a_out = true;
+  }
 }
 
 shl_status sort_keyed(const sort_params *p, sort_cache *c, uint32_t n_ops, shl_buf *const *in, shl_buf *const *out,
@@ -547,7 +583,9 @@ shl_status sort_keyed(const sort_params *p, sort_cache *c, uint32_t n_ops, shl_b
   size_t item = narrow_keys(in[0]->dtype) ? sizeof(item32) : sizeof(item64);
   int64_t nc = wide ? 4 * nt_in : 1;
   size_t per = job_bytes(len, item, nt_in, nc), need = per * (size_t)nt_out;
-  uint8_t *scratch = c->mem && c->size >= need ? c->mem : exec_malloc(need);
+  /* malloc, not exec_malloc: keys alone touch only the first ~0.2 MB, where
+   * a 2 MiB page would be resident in full (later runs reuse the memory) */
+  uint8_t *scratch = c->mem && c->size >= need ? c->mem : malloc(need);
   if (!scratch) return st_oom();
   size_t have = need;
   if (scratch == c->mem) c->mem = NULL, have = c->size;

@@ -26,7 +26,7 @@ XLA_FFI_Error *lk_run(XLA_FFI_CallFrame *cf, lk_prec p, bool lapack, lk_impl *im
   lk_call c = {.cf = cf, .p = p, .dt = types[p], .rdt = reals[p], .cdt = cplxs[p]};
   c.esz = shloc_ffi_dtype_bytes(c.dt);
   c.resz = shloc_ffi_dtype_bytes(c.rdt);
-  shl_status st = lapack ? mathlib_require(NULL) : NULL;
+  shl_status st = lapack ? mathlib_require_lapack(NULL) : NULL;
   if (st) {
     XLA_FFI_Error *e = lk_err(&c, XLA_FFI_Error_Code_UNAVAILABLE, "%s", shloc_status_message(st));
     shloc_status_free(st);

@@ -1,0 +1,115 @@
+// CHLO ops (compiled through their StableHLO decompositions) on f32 and f64
+// with hard inputs: poles, +-0, domain edges, huge values, inf and NaN (polygamma,
+// zeta and bessel_i1e on positive finite values: at inf and at negative arguments
+// the interpreter's kernels and upstream's formulas disagree on NaN vs a limit).
+func.func @main() -> tensor<886xf64> {
+  %x_f32 = stablehlo.constant dense<[-3.5, -1.0, -0.75, -0.0, 0.0, 1.0e-6, 0.3, 0.999, 1.0, 1.5, 2.0, 7.25, 30.0, 100.0, 1.0e10, 0x7F800000, 0xFF800000, 0x7FC00000]> : tensor<18xf32>
+  %p_f32 = stablehlo.constant dense<[0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 7.0, 9.0, 12.0, 20.0, 33.0, 50.0, 80.0]> : tensor<18xf32>
+  %y_f32 = stablehlo.constant dense<[0x7FC00000, 0xFF800000, 0x7F800000, 1.0e10, 100.0, 30.0, 7.25, 2.0, 1.5, 1.0, 0.999, 0.3, 1.0e-6, 0.0, -0.0, -0.75, -1.0, -3.5]> : tensor<18xf32>
+  %erf_f32 = chlo.erf %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %erfc_f32 = chlo.erfc %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %erf_inv_f32 = chlo.erf_inv %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %lgamma_f32 = chlo.lgamma %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %digamma_f32 = chlo.digamma %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %bessel_i1e_f32 = chlo.bessel_i1e %p_f32 : tensor<18xf32> -> tensor<18xf32>
+  %asin_f32 = chlo.asin %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %acos_f32 = chlo.acos %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %atan_f32 = chlo.atan %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %asinh_f32 = chlo.asinh %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %acosh_f32 = chlo.acosh %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %atanh_f32 = chlo.atanh %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %sinh_f32 = chlo.sinh %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %cosh_f32 = chlo.cosh %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %tan_f32 = chlo.tan %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %square_f32 = chlo.square %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %conj_f32 = chlo.conj %x_f32 : tensor<18xf32> -> tensor<18xf32>
+  %na_f32 = chlo.next_after %x_f32, %y_f32 : tensor<18xf32>, tensor<18xf32> -> tensor<18xf32>
+  %two_f32 = stablehlo.constant dense<2.0> : tensor<18xf32>
+  %pg_f32 = chlo.polygamma %two_f32, %p_f32 : tensor<18xf32>, tensor<18xf32> -> tensor<18xf32>
+  %zt_f32 = chlo.zeta %p_f32, %two_f32 : tensor<18xf32>, tensor<18xf32> -> tensor<18xf32>
+  %ii_f32 = chlo.is_inf %x_f32 : tensor<18xf32> -> tensor<18xi1>
+  %iif_f32 = stablehlo.convert %ii_f32 : (tensor<18xi1>) -> tensor<18xf32>
+  %tv_f32, %ti_f32 = chlo.top_k(%x_f32, k = 5) : tensor<18xf32> -> (tensor<5xf32>, tensor<5xi32>)
+  %x_f64 = stablehlo.constant dense<[-3.5, -1.0, -0.75, -0.0, 0.0, 1.0e-6, 0.3, 0.999, 1.0, 1.5, 2.0, 7.25, 30.0, 100.0, 1.0e10, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000]> : tensor<18xf64>
+  %p_f64 = stablehlo.constant dense<[0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.5, 7.0, 9.0, 12.0, 20.0, 33.0, 50.0, 80.0]> : tensor<18xf64>
+  %y_f64 = stablehlo.constant dense<[0x7FF8000000000000, 0xFFF0000000000000, 0x7FF0000000000000, 1.0e10, 100.0, 30.0, 7.25, 2.0, 1.5, 1.0, 0.999, 0.3, 1.0e-6, 0.0, -0.0, -0.75, -1.0, -3.5]> : tensor<18xf64>
+  %erf_f64 = chlo.erf %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %erfc_f64 = chlo.erfc %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %erf_inv_f64 = chlo.erf_inv %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %lgamma_f64 = chlo.lgamma %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %digamma_f64 = chlo.digamma %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %bessel_i1e_f64 = chlo.bessel_i1e %p_f64 : tensor<18xf64> -> tensor<18xf64>
+  %asin_f64 = chlo.asin %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %acos_f64 = chlo.acos %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %atan_f64 = chlo.atan %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %asinh_f64 = chlo.asinh %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %acosh_f64 = chlo.acosh %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %atanh_f64 = chlo.atanh %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %sinh_f64 = chlo.sinh %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %cosh_f64 = chlo.cosh %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %tan_f64 = chlo.tan %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %square_f64 = chlo.square %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %conj_f64 = chlo.conj %x_f64 : tensor<18xf64> -> tensor<18xf64>
+  %na_f64 = chlo.next_after %x_f64, %y_f64 : tensor<18xf64>, tensor<18xf64> -> tensor<18xf64>
+  %two_f64 = stablehlo.constant dense<2.0> : tensor<18xf64>
+  %pg_f64 = chlo.polygamma %two_f64, %p_f64 : tensor<18xf64>, tensor<18xf64> -> tensor<18xf64>
+  %zt_f64 = chlo.zeta %p_f64, %two_f64 : tensor<18xf64>, tensor<18xf64> -> tensor<18xf64>
+  %ii_f64 = chlo.is_inf %x_f64 : tensor<18xf64> -> tensor<18xi1>
+  %iif_f64 = stablehlo.convert %ii_f64 : (tensor<18xi1>) -> tensor<18xf64>
+  %tv_f64, %ti_f64 = chlo.top_k(%x_f64, k = 5) : tensor<18xf64> -> (tensor<5xf64>, tensor<5xi32>)
+  %z = stablehlo.constant dense<[(0.5, 0.5), (2.0, -1.0), (-3.0, 0.0), (0.0, 4.0), (1.0e10, 1.0e-10), (0.0, -2.0)]> : tensor<6xcomplex<f64>>
+  %zasin = chlo.asin %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zasin_real = stablehlo.real %zasin : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zasin_imag = stablehlo.imag %zasin : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zacos = chlo.acos %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zacos_real = stablehlo.real %zacos : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zacos_imag = stablehlo.imag %zacos : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zatanh = chlo.atanh %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zatanh_real = stablehlo.real %zatanh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zatanh_imag = stablehlo.imag %zatanh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zasinh = chlo.asinh %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zasinh_real = stablehlo.real %zasinh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zasinh_imag = stablehlo.imag %zasinh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zacosh = chlo.acosh %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zacosh_real = stablehlo.real %zacosh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zacosh_imag = stablehlo.imag %zacosh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zatan = chlo.atan %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zatan_real = stablehlo.real %zatan : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zatan_imag = stablehlo.imag %zatan : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zsinh = chlo.sinh %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zsinh_real = stablehlo.real %zsinh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zsinh_imag = stablehlo.imag %zsinh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zcosh = chlo.cosh %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zcosh_real = stablehlo.real %zcosh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zcosh_imag = stablehlo.imag %zcosh : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %ztan = chlo.tan %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %ztan_real = stablehlo.real %ztan : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %ztan_imag = stablehlo.imag %ztan : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zsquare = chlo.square %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  %zsquare_real = stablehlo.real %zsquare : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %zsquare_imag = stablehlo.imag %zsquare : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %erf_f32w = stablehlo.convert %erf_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %erfc_f32w = stablehlo.convert %erfc_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %erf_inv_f32w = stablehlo.convert %erf_inv_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %lgamma_f32w = stablehlo.convert %lgamma_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %digamma_f32w = stablehlo.convert %digamma_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %bessel_i1e_f32w = stablehlo.convert %bessel_i1e_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %asin_f32w = stablehlo.convert %asin_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %acos_f32w = stablehlo.convert %acos_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %atan_f32w = stablehlo.convert %atan_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %asinh_f32w = stablehlo.convert %asinh_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %acosh_f32w = stablehlo.convert %acosh_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %atanh_f32w = stablehlo.convert %atanh_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %sinh_f32w = stablehlo.convert %sinh_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %cosh_f32w = stablehlo.convert %cosh_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %tan_f32w = stablehlo.convert %tan_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %square_f32w = stablehlo.convert %square_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %conj_f32w = stablehlo.convert %conj_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %na_f32w = stablehlo.convert %na_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %pg_f32w = stablehlo.convert %pg_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %zt_f32w = stablehlo.convert %zt_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %iif_f32w = stablehlo.convert %iif_f32 : (tensor<18xf32>) -> tensor<18xf64>
+  %tv_f32w = stablehlo.convert %tv_f32 : (tensor<5xf32>) -> tensor<5xf64>
+  %all = stablehlo.concatenate %erf_f32w, %erfc_f32w, %erf_inv_f32w, %lgamma_f32w, %digamma_f32w, %bessel_i1e_f32w, %asin_f32w, %acos_f32w, %atan_f32w, %asinh_f32w, %acosh_f32w, %atanh_f32w, %sinh_f32w, %cosh_f32w, %tan_f32w, %square_f32w, %conj_f32w, %na_f32w, %pg_f32w, %zt_f32w, %iif_f32w, %tv_f32w, %erf_f64, %erfc_f64, %erf_inv_f64, %lgamma_f64, %digamma_f64, %bessel_i1e_f64, %asin_f64, %acos_f64, %atan_f64, %asinh_f64, %acosh_f64, %atanh_f64, %sinh_f64, %cosh_f64, %tan_f64, %square_f64, %conj_f64, %na_f64, %pg_f64, %zt_f64, %iif_f64, %tv_f64, %zasin_real, %zasin_imag, %zacos_real, %zacos_imag, %zatanh_real, %zatanh_imag, %zasinh_real, %zasinh_imag, %zacosh_real, %zacosh_imag, %zatan_real, %zatan_imag, %zsinh_real, %zsinh_imag, %zcosh_real, %zcosh_imag, %ztan_real, %ztan_imag, %zsquare_real, %zsquare_imag, dim = 0 : (tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<5xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<18xf64>, tensor<5xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>) -> tensor<886xf64>
+  return %all : tensor<886xf64>
+}
