@@ -113,7 +113,6 @@ typedef enum {
   EWP_PUT,                                                       /* r[dst] = acc */
   EWP_STORE,                                                     /* dst[dst][i] = acc */
   EWP_NEG, EWP_ABS, EWP_SQUARE, EWP_EXP, EWP_LOGISTIC, EWP_TANH, /* acc = f(acc) */
-  EWP_SIN, EWP_COS,
   EWP_ADD, EWP_SUB, EWP_MUL, EWP_DIV, EWP_MAX, EWP_MIN,          /* acc = acc op operand (or operand op acc) */
   EWP_NONE
 } ew_prog_code;

@@ -40,27 +40,10 @@ typedef float vf32 __attribute__((vector_size(64)));
 typedef int32_t vi32 __attribute__((vector_size(64)));
 typedef float vf8 __attribute__((vector_size(32)));
 typedef double vd8 __attribute__((vector_size(64)));
-typedef int64_t vi64 __attribute__((vector_size(64)));
 
 #define VSPLAT(c) ((vf32){c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c})
 
 EW_INLINE vf32 vsel(vi32 m, vf32 a, vf32 b) { return (vf32)((m & (vi32)a) | (~m & (vi32)b)); }
-
-/* m's lanes in the order given by constant indices (GCC and clang spell it differently). */
-#if defined(__clang__)
-#define VPERM(m, ...) __builtin_shufflevector(m, m, __VA_ARGS__)
-#else
-#define VPERM(m, ...) __builtin_shuffle(m, (vi32){__VA_ARGS__})
-#endif
-
-/* Whether every lane of m is negative. */
-EW_INLINE bool vall_negative(vi32 m) {
-  m &= VPERM(m, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  m &= VPERM(m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
-  m &= VPERM(m, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-  m &= VPERM(m, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-  return m[0] < 0;
-}
 
 /* a * b + c rounded once, lane by lane (compiled to one vector FMA). */
 EW_INLINE vf32 vfma(vf32 a, vf32 b, vf32 c) {
@@ -136,25 +119,22 @@ EW_INLINE vf32 vlogistic(vf32 x) {
   return vsel(x < 0.0f, e, VSPLAT(1.0f)) / (1.0f + e);
 }
 
+#define RINT_F64(v) (((v) + 6755399441055744.0) - 6755399441055744.0) /* |v| < 2^51 */
+
 /* sin(x) for shift 0, cos(x) for shift 1: x = k pi/2 + r, |r| <= pi/4 (pi/2
  * in two parts, the first exact times k), and the quadrant k + shift
  * (mod 4) picks +-sin(r) or +-cos(r) (Taylor polynomials to r^11 and r^12:
  * relative error below 1e-11).  Exact enough for |x| <= 2^14; the caller
- * redoes other lanes with libm.  k = rint(x 2/pi) through t = x 2/pi +
- * 1.5 * 2^52, whose low mantissa bits are k's in two's complement (2^51 is
- * 0 mod 8); the quadrant's factors (0/1: cosine polynomial, 0/2: negate) are
- * looked up from them, the same values the double arithmetic before this
- * computed, so the same results. */
+ * redoes other lanes with libm. */
 #define DSPLAT(c) ((vd8){c, c, c, c, c, c, c, c})
 
-EW_INLINE vd8 vsincos(vd8 d, int64_t shift) {
-  vd8 t = d * 0.63661977236758134 + 6755399441055744.0, k = t - 6755399441055744.0;
+EW_INLINE vd8 vsincos(vd8 d, double shift) {
+  vd8 k = RINT_F64(d * 0.63661977236758134);
   vd8 r = vfmad(k, DSPLAT(-1.57079632673412561417e+00), d);
   r = vfmad(k, DSPLAT(-6.07710050650619224932e-11), r);
-  /* the 0/1 and 0/2 factors of (k + shift) mod 4, looked up by k mod 8 */
-  vd8 odd = shift ? (vd8){1, 0, 1, 0, 1, 0, 1, 0} : (vd8){0, 1, 0, 1, 0, 1, 0, 1};
-  vd8 neg2 = shift ? (vd8){0, 2, 2, 0, 0, 2, 2, 0} : (vd8){0, 0, 2, 2, 0, 0, 2, 2};
-  odd = __builtin_shuffle(odd, (vi64)t), neg2 = __builtin_shuffle(neg2, (vi64)t);
+  vd8 q = k + shift;
+  q = q - 4.0 * RINT_F64(q * 0.25 - 0.375); /* 0..3 */
+  vd8 neg = RINT_F64(q * 0.5 - 0.25), odd = q - 2.0 * neg;
   vd8 z = r * r;
   vd8 s = vfmad(z, DSPLAT(-2.5052108385441719e-08), DSPLAT(2.7557319223985891e-06));
   s = vfmad(s, z, DSPLAT(-1.9841269841269841e-04));
@@ -168,20 +148,8 @@ EW_INLINE vd8 vsincos(vd8 d, int64_t shift) {
   c = vfmad(c, z, DSPLAT(-0.5));
   c = vfmad(c, z, DSPLAT(1.0));
   vd8 v = vfmad(c - s, odd, s);
-  return v - neg2 * v;
+  return v - (2.0 * neg) * v;
 }
-
-/* sine or cosine of 16 lanes, as two halves in double. */
-EW_INLINE vf32 vsincos16(vf32 x, int64_t shift) {
-  vd8 lo = {x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]};
-  vd8 hi = {x[8], x[9], x[10], x[11], x[12], x[13], x[14], x[15]};
-  lo = vsincos(lo, shift), hi = vsincos(hi, shift);
-  return (vf32){(float)lo[0], (float)lo[1], (float)lo[2], (float)lo[3], (float)lo[4], (float)lo[5], (float)lo[6], (float)lo[7],
-                (float)hi[0], (float)hi[1], (float)hi[2], (float)hi[3], (float)hi[4], (float)hi[5], (float)hi[6], (float)hi[7]};
-}
-
-/* Negative in every lane where |x| <= 2^14 (bits at most those of 16384.0f; NaN excluded). */
-EW_INLINE vi32 vsincos_exact(vf32 x) { return (vi32)((vi32)x & 0x7fffffff) - 0x46800001; }
 
 /* r[i] = F(a[i]) 16 at a time; the tail goes through a zero-padded vector. */
 #define VLOOP16(F)                                    \
@@ -224,19 +192,25 @@ EW_CLONES static bool exp_normal_loop(const float *a, float *r, int64_t n) {
   return any != 0;
 }
 
-/* r[i] from libm where a[i] is beyond vsincos's range. */
-static void sincos_libm(const float *a, float *r, int64_t n, bool cosine) {
-  for (int64_t i = 0; i < n; i++)
-    if (!(fabsf(a[i]) <= 16384.0f)) r[i] = (float)(cosine ? cos((double)a[i]) : sin((double)a[i]));
+/* sine/cosine 8 at a time in double. */
+EW_INLINE vf8 vsincos8(vf8 x, double shift) {
+  return __builtin_convertvector(vsincos(__builtin_convertvector(x, vd8), shift), vf8);
 }
 
-/* r = vsincos16(a); returns whether some lane needs libm (vsincos_exact). */
-#define SINCOS_NOTING(x) (beyond &= vsincos_exact(x), vsincos16(x, shift))
-
-EW_CLONES static bool sincos_loop(int64_t shift, const float *a, float *r, int64_t n) {
-  vi32 beyond = (vi32){0} - 1;
-  VLOOP16(SINCOS_NOTING);
-  return !vall_negative(beyond);
+EW_CLONES static void sincos_loop(double shift, const float *a, float *r, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    vf8 x;
+    memcpy(&x, a + i, sizeof x);
+    x = vsincos8(x, shift);
+    memcpy(r + i, &x, sizeof x);
+  }
+  if (i < n) {
+    vf8 x = {0};
+    memcpy(&x, a + i, (size_t)(n - i) * 4);
+    x = vsincos8(x, shift);
+    memcpy(r + i, &x, (size_t)(n - i) * 4);
+  }
 }
 
 #define MAP1(expr)                                  \
@@ -284,7 +258,10 @@ bool ew_f32_unary(shl_opid id, const float *a, float *r, int64_t n) {
       return true;
     case OP_SINE:
     case OP_COSINE:
-      if (sincos_loop(id == OP_SINE ? 0 : 1, a, r, n)) sincos_libm(a, r, n, id == OP_COSINE);
+      sincos_loop(id == OP_SINE ? 0.0 : 1.0, a, r, n);
+      if (beyond_f32(a, 16384.0f, n))
+        for (int64_t i = 0; i < n; i++)
+          if (!(fabsf(a[i]) <= 16384.0f)) r[i] = (float)(id == OP_SINE ? sin((double)a[i]) : cos((double)a[i]));
       return true;
     default:
       return false;
@@ -405,8 +382,6 @@ ew_prog_code ew_prog_code_of(shl_opid id) {
     case OP_EXPONENTIAL: return EWP_EXP;
     case OP_LOGISTIC: return EWP_LOGISTIC;
     case OP_TANH: return EWP_TANH;
-    case OP_SINE: return EWP_SIN;
-    case OP_COSINE: return EWP_COS;
     case OP_ADD: return EWP_ADD;
     case OP_SUBTRACT: return EWP_SUB;
     case OP_MULTIPLY: return EWP_MUL;
@@ -433,29 +408,26 @@ enum { PROG_V = EWP_BLOCK / 16 };
 #define P_MUL(x, y) ((x) * (y))
 #define P_DIV(x, y) ((x) / (y))
 
+/* m's lanes in the order given by constant indices (GCC and clang spell it differently). */
+#if defined(__clang__)
+#define VPERM(m, ...) __builtin_shufflevector(m, m, __VA_ARGS__)
+#else
+#define VPERM(m, ...) __builtin_shuffle(m, (vi32){__VA_ARGS__})
+#endif
+
+/* Whether every lane of m is negative. */
+EW_INLINE bool vall_negative(vi32 m) {
+  m &= VPERM(m, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  m &= VPERM(m, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11);
+  m &= VPERM(m, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  m &= VPERM(m, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  return m[0] < 0;
+}
+
 /* & (negative where |a_j| <= 87, NaN excluded): the bits of |x| minus
  * those of 87.0f plus one.  Arithmetic rather than comparisons, which GCC
  * 12 turns into lane-by-lane code here. */
 #define BELOW87(j, X) &((vi32)P_ABS(a##j) - 0x42ae0001)
-#define EXACT_SINCOS(j, X) &vsincos_exact(a##j)
-#define P_SIN(x) vsincos16(x, 0)
-#define P_COS(x) vsincos16(x, 1)
-#define SAVE(j, X) memcpy(X + 16 * j, &a##j, sizeof(vf32));
-#define LOAD(j, X) memcpy(&a##j, X + 16 * j, sizeof(vf32));
-/* as ew_f32_unary: libm for the lanes beyond vsincos's range */
-#define SINCOS(F, cosine)                                     \
-  do {                                                        \
-    if (vall_negative(((vi32){0} - 1) EACH(EXACT_SINCOS, ))) { \
-      ALL1(F);                                                \
-    } else {                                                  \
-      float xs_[EWP_BLOCK];                                   \
-      EACH(SAVE, xs_)                                         \
-      ALL1(F);                                                \
-      EACH(SAVE, tmp)                                         \
-      sincos_libm(xs_, tmp, EWP_BLOCK, cosine);               \
-      EACH(LOAD, tmp)                                         \
-    }                                                         \
-  } while (0)
 
 /* Where the operand of `in` for the block at i is; a source's partial last
  * block (m < EWP_BLOCK) is read through zero-padded tmp. */
@@ -533,8 +505,6 @@ EW_INLINE void prog_block(const ew_prog_ins *ins, uint32_t n_ins, vf32 (*r)[PROG
         break;
       case EWP_LOGISTIC: ALL1(vlogistic); break;
       case EWP_TANH: ALL1(vtanh); break;
-      case EWP_SIN: SINCOS(P_SIN, false); break;
-      case EWP_COS: SINCOS(P_COS, true); break;
       case EWP_ADD: ALL2(P_ADD); break;
       case EWP_SUB: ALL2(P_SUB); break;
       case EWP_MUL: ALL2(P_MUL); break;
